@@ -1,0 +1,146 @@
+"""Parthian Shot rule variant (rules brief: shared/rules/parthian_shot.md, PS-1..PS-16, OP-1..OP-5).
+
+Legion strengths (OP-1) are not published. The shipped default (data/legions_default.csv) was
+chosen so that each legion is a fair fight at random play: for N players the seven strengths are
+the 1/8, 2/8, ..., 7/8 quantiles of the total of N uniformly random shooting cards (1..6).
+Merging strengths shared by several player counts onto one card gives 17 cards; the printed
+game has 19, so the two strengths shared by 4-6 players (16 and 18) are printed twice. Which
+counts share a card never changes a game; only the 7 strengths of the current count matter.
+OP-5 (PS-13/14 and a damage return in the same round: cards return once) is not an option:
+every reading leaves the same state, which tests/parthian/test_rules.py checks.
+"""
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import RulesError
+from ..variant import Variant, option, parse_int_tuple
+from . import layout as L
+
+PLAYER_COUNTS = (3, 4, 5, 6)
+MARK_COLUMNS = {n: f"p{n}" for n in PLAYER_COUNTS}
+
+
+@dataclass(frozen=True)
+class ParthianRules(Variant):
+    n_players: int = option(4, "number of players, 3 to 6", "PS-1")
+    legions: tuple[int, ...] | None = option(
+        None, "7 legion strengths for this player count (overrides the legion table)", "PS-2, OP-1",
+        parse=parse_int_tuple)
+    legion_table: str | None = option(
+        None, "CSV of legion cards: strength,p3,p4,p5,p6 (1 = used at that count); "
+        "default: the shipped 19-card set", "OP-1")
+    legion_offset: int = option(0, "added to every legion strength (for strength sweeps)", "OP-1")
+    charge_threshold: int = option(9, "a charge needs the shots in front to sum to more than this", "PS-4")
+    charges: int = option(2, "charge cards per player", "PS-1")
+    merit_ties: str = option("third", "who gets a merit after ties: 'third' = stop at the third "
+                             "distinct value (as written), 'any' = any lower unique value", "OP-2",
+                             choices=("third", "any"))
+    charger_spares_all: bool = option(True, "a charger on a breakthrough spares everyone from damage "
+                                      "(as written); false = only the chargers are spared", "PS-10, OP-3")
+    final_ties: str = option("share", "ties left after every tie-break: 'share' the win (1/k each) "
+                             "or 'nobody' wins", "OP-4", choices=("share", "nobody"))
+    deck_order: tuple[int, ...] | None = option(
+        None, "deal the legions in this order instead of shuffling (scripted and golden games)",
+        "PS-2", parse=parse_int_tuple)
+
+    def __post_init__(self):
+        for name in ("legions", "deck_order"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, tuple):
+                object.__setattr__(self, name, tuple(value))
+        _require_int("n_players", self.n_players)
+        if self.n_players not in PLAYER_COUNTS:
+            raise RulesError(f"n_players={self.n_players!r} is not allowed; Parthian Shot is for "
+                             "3 to 6 players (PS-1)")
+        for name in ("legion_offset", "charge_threshold", "charges"):
+            _require_int(name, getattr(self, name))
+        if self.charges < 0:
+            raise RulesError(f"charges={self.charges} must be 0 or more")
+        self.check_choices()
+        strengths = self.strengths()  # validates the table or the given strengths
+        if self.deck_order is not None and sorted(self.deck_order) != sorted(strengths):
+            raise RulesError(f"deck_order={self.deck_order} must be an ordering of this game's "
+                             f"legion strengths {sorted(strengths)}")
+
+    @property
+    def n_seats(self) -> int:
+        return self.n_players
+
+    def strengths(self) -> tuple[int, ...]:
+        """The 7 legion strengths of this game (before shuffling), offset applied."""
+        if self.legions is not None:
+            base = self.legions
+            if len(base) != L.N_LEGIONS:
+                raise RulesError(f"legions={base} must have exactly 7 strengths (PS-2), got {len(base)}")
+            for value in base:
+                _require_int("legions", value)
+        else:
+            base = legion_table(self.legion_table)[self.n_players]
+        strengths = tuple(int(v) + self.legion_offset for v in base)
+        if min(strengths) < 0:
+            raise RulesError(f"legion_offset={self.legion_offset} makes a legion strength negative: {strengths}")
+        return strengths
+
+    def kernel_args(self) -> tuple:
+        rules = np.zeros(L.N_RULES, np.int64)
+        rules[L.R_PLAYERS] = self.n_players
+        rules[L.R_THRESHOLD] = self.charge_threshold
+        rules[L.R_CHARGES] = self.charges
+        rules[L.R_MERIT_DEPTH] = 3 if self.merit_ties == "third" else L.MAX_PLAYERS
+        rules[L.R_CHARGER_SHIELDS] = int(self.charger_spares_all)
+        rules[L.R_SHARE_TIES] = int(self.final_ties == "share")
+        rules[L.R_FIXED_DECK] = int(self.deck_order is not None)
+        deck = np.array(self.deck_order if self.deck_order is not None else self.strengths(), np.int64)
+        return rules, deck
+
+    def to_dict(self, options_only: bool = False) -> dict:
+        d = super().to_dict()
+        if not options_only:
+            d["legion_strengths"] = sorted(self.strengths())
+        return d
+
+
+def _require_int(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise RulesError(f"option {name}={value!r} must be an integer")
+
+
+@lru_cache(maxsize=16)
+def legion_table(path: str | None = None) -> dict[int, tuple[int, ...]]:
+    """Read a legion card table: {player count: its 7 strengths}. None = the shipped default."""
+    if path is None:
+        text = resources.files("sim.parthian").joinpath("data/legions_default.csv").read_text()
+        source = "the default legion table"
+    else:
+        if not Path(path).is_file():
+            raise RulesError(f"legion_table={path!r}: no such file")
+        text = Path(path).read_text()
+        source = f"legion_table {path!r}"
+    rows = list(csv.DictReader(text.splitlines()))
+    needed = ["strength", *MARK_COLUMNS.values()]
+    if not rows or any(column not in rows[0] for column in needed):
+        raise RulesError(f"{source} must be a CSV with the columns {', '.join(needed)}")
+    by_count: dict[int, list[int]] = {n: [] for n in PLAYER_COUNTS}
+    for line, row in enumerate(rows, start=2):
+        try:
+            strength = int(row["strength"])
+            marks = {n: int(row[MARK_COLUMNS[n]]) for n in PLAYER_COUNTS}
+        except (TypeError, ValueError):
+            raise RulesError(f"{source}, line {line}: strength and marks must be integers, got {row}") from None
+        if strength < 0 or any(m not in (0, 1) for m in marks.values()):
+            raise RulesError(f"{source}, line {line}: strength must be >= 0 and marks 0 or 1, got {row}")
+        for n, mark in marks.items():
+            if mark:
+                by_count[n].append(strength)
+    for n, strengths in by_count.items():
+        if len(strengths) != L.N_LEGIONS:
+            raise RulesError(f"{source}: {len(strengths)} cards are marked for {n} players; "
+                             f"each player count needs exactly 7 (PS-2)")
+    return {n: tuple(sorted(s)) for n, s in by_count.items()}

@@ -1,0 +1,141 @@
+"""Strategies at the seats of a batch: built-ins by id, user-written ones by function.
+
+Built-in strategies are dispatched inside the kernel by an integer id and tuned by a parameter
+array, so the kernel compiles once and is served from Numba's disk cache. A user strategy is a
+``numba.njit`` function with the game's strategy signature (see ``strategies/<game>.py``); when
+one is seated, the engine compiles a private copy of the game kernel in which the placeholder
+``decide_custom`` calls it. That copy is compiled once per process (a few seconds) and is not
+cached on disk, because Numba cannot cache code that closes over user functions.
+"""
+from __future__ import annotations
+
+import types
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+from numba.core.registry import CPUDispatcher
+
+from .errors import StrategyError
+from .game import USER_KIND_BASE, GameSpec
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A player at a seat. Either ``builtin`` (an id the kernel knows) or ``fn`` (user code)."""
+
+    name: str
+    builtin: int | None = None
+    fn: object = None
+    params: tuple[float, ...] = ()
+    doc: str = field(default="", compare=False)
+
+    def __post_init__(self):
+        if (self.builtin is None) == (self.fn is None):
+            raise StrategyError(f"strategy {self.name!r} needs exactly one of builtin= or fn=")
+        if self.fn is not None and not isinstance(self.fn, CPUDispatcher):
+            raise StrategyError(
+                f"strategy {self.name!r}: fn must be a numba.njit function, got {type(self.fn).__name__}")
+
+    def with_params(self, *values: float, name: str | None = None) -> "Strategy":
+        """The same strategy with other parameters (e.g. for a tuner or a sweep)."""
+        return replace(self, params=tuple(float(v) for v in values), name=name or self.name)
+
+    def describe(self) -> str:
+        return f"{self.name}({', '.join(f'{p:g}' for p in self.params)})" if self.params else self.name
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """Strategies resolved to what the kernel takes."""
+
+    labels: tuple[str, ...]
+    kinds: np.ndarray          # int64[S]
+    params: np.ndarray         # float64[S, P]
+    user_fns: tuple = ()
+
+
+def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
+    """Turn a name, a Strategy, or one of those per seat into kernel inputs."""
+    if isinstance(strategies, (str, Strategy)):
+        strategies = [strategies] * n_seats
+    strategies = list(strategies)
+    if len(strategies) == 1:
+        strategies = strategies * n_seats
+    if len(strategies) != n_seats:
+        raise StrategyError(
+            f"{len(strategies)} strategies given for {n_seats} seats; give one, or one per seat")
+    resolved = [lookup(spec, s) for s in strategies]
+    user_fns: list = []
+    kinds = np.empty(n_seats, np.int64)
+    params = np.zeros((n_seats, spec.n_strategy_params), np.float64)
+    for seat, strategy in enumerate(resolved):
+        if strategy.fn is not None:
+            if strategy.fn not in user_fns:
+                user_fns.append(strategy.fn)
+            kinds[seat] = USER_KIND_BASE + user_fns.index(strategy.fn)
+        else:
+            kinds[seat] = strategy.builtin
+        if len(strategy.params) > spec.n_strategy_params:
+            raise StrategyError(
+                f"strategy {strategy.name!r} has {len(strategy.params)} parameters; "
+                f"{spec.title} allows at most {spec.n_strategy_params}")
+        params[seat, :len(strategy.params)] = strategy.params
+    return SeatPlan(tuple(s.describe() for s in resolved), kinds, params, tuple(user_fns))
+
+
+def lookup(spec: GameSpec, strategy) -> Strategy:
+    if isinstance(strategy, Strategy):
+        return strategy
+    if isinstance(strategy, str) and strategy in spec.strategies:
+        return spec.strategies[strategy]
+    if isinstance(strategy, CPUDispatcher):
+        return Strategy(strategy.py_func.__name__, fn=strategy)
+    raise StrategyError(
+        f"unknown strategy {strategy!r} for {spec.title}; built-ins: {', '.join(spec.strategies)}; "
+        "or pass a Strategy(name, fn=<numba.njit function>)")
+
+
+_compiled: dict[tuple, object] = {}
+
+
+def kernel_for(spec: GameSpec, user_fns: Sequence) -> object:
+    """The game's ``play_chunk``, or a private copy that calls the seated user strategies."""
+    if not user_fns:
+        return spec.kernel.play_chunk
+    key = (spec.name, *map(id, user_fns))
+    if key not in _compiled:
+        _compiled[key] = _rebind(spec.kernel, {"decide_custom": _chain(list(user_fns))})["play_chunk"]
+    return _compiled[key]
+
+
+def _chain(fns):
+    """One jitted dispatcher ``d(k, *args)`` that calls fns[k](*args)."""
+    first = fns[0]
+    if len(fns) == 1:
+        @njit
+        def dispatch_one(k, *args):
+            return first(*args)
+        return dispatch_one
+    rest = _chain(fns[1:])
+
+    @njit
+    def dispatch(k, *args):
+        if k == 0:
+            return first(*args)
+        return rest(k - 1, *args)
+    return dispatch
+
+
+def _rebind(module: types.ModuleType, replacements: dict) -> dict:
+    """Recompile every jitted function of ``module`` against globals with ``replacements``."""
+    namespace = dict(vars(module))
+    namespace.update(replacements)
+    for name, obj in vars(module).items():
+        if (isinstance(obj, CPUDispatcher) and name not in replacements
+                and obj.py_func.__module__ == module.__name__):
+            py = obj.py_func
+            clone = types.FunctionType(py.__code__, namespace, name, py.__defaults__, py.__closure__)
+            namespace[name] = njit(nogil=True)(clone)
+    return namespace
