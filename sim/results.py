@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
 from .errors import RunError
 from .game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, GameSpec
@@ -19,6 +20,30 @@ def win_shares(winners: np.ndarray, n_seats: int) -> np.ndarray:
     bits = (winners.astype(np.int64)[:, None] >> np.arange(n_seats)) & 1
     k = bits.sum(axis=1, keepdims=True)
     return bits / np.maximum(k, 1)
+
+
+@njit(cache=True, nogil=True)
+def _accumulate(m, sums, sumsq, mins, maxs, win_sums, win_sumsq, end_counts, win_by_end, length_hist):
+    """One pass over a record matrix (numpy would take several passes and an int64 copy)."""
+    n_seats = win_sums.shape[0]
+    for g in range(m.shape[0]):
+        for c in range(m.shape[1]):
+            v = np.int64(m[g, c])
+            sums[c] += v
+            sumsq[c] += v * v
+            mins[c] = min(mins[c], v)
+            maxs[c] = max(maxs[c], v)
+        winners, end = np.int64(m[g, RECORD_WINNERS]), m[g, RECORD_END]
+        end_counts[end] += 1
+        length_hist[m[g, RECORD_LENGTH]] += 1
+        k = 0
+        for seat in range(n_seats):
+            k += (winners >> seat) & 1
+        for seat in range(n_seats):
+            if (winners >> seat) & 1:
+                win_sums[seat] += 1.0 / k
+                win_sumsq[seat] += 1.0 / (k * k)
+                win_by_end[end, seat] += 1.0 / k
 
 
 @dataclass
@@ -61,17 +86,10 @@ class Summary:
         s = cls.empty(spec, n_seats)
         if len(matrix) == 0:
             return s
-        m = matrix.astype(np.int64)
-        shares = win_shares(m[:, RECORD_WINNERS], n_seats)
-        end = m[:, RECORD_END]
-        s.n_games = len(m)
-        s.sums, s.sumsq = m.sum(0).astype(float), (m * m).sum(0).astype(float)
-        s.mins, s.maxs = m.min(0), m.max(0)
-        s.win_sums, s.win_sumsq = shares.sum(0), (shares * shares).sum(0)
-        s.end_counts = np.bincount(end, minlength=len(s.end_labels)).astype(np.int64)
-        for reason in np.unique(end):
-            s.win_sums_by_end[reason] = shares[end == reason].sum(0)
-        s.length_hist = np.bincount(m[:, RECORD_LENGTH]).astype(np.int64)
+        s.n_games = len(matrix)
+        s.length_hist = np.zeros(int(matrix[:, RECORD_LENGTH].max()) + 1, np.int64)
+        _accumulate(matrix, s.sums, s.sumsq, s.mins, s.maxs, s.win_sums, s.win_sumsq,
+                    s.end_counts, s.win_sums_by_end, s.length_hist)
         return s
 
     def __add__(self, other: "Summary") -> "Summary":

@@ -68,7 +68,7 @@ def shuffle(values, count, streams, s):
         values[i], values[j] = values[j], values[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_legal(legal, streams, s):
     """A uniformly random index i with legal[i] true (legal must not be all false)."""
     n_legal = 0

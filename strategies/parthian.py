@@ -25,7 +25,7 @@ from sim.strategy import Strategy
 RANDOM, CAUTIOUS, GLORY, LOWBALL, SCRIPT = 0, 1, 2, 3, 9
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_play(seat, players, info, legal, params, rng):
     """Uniformly random legal card."""
     return choose_legal(legal, rng, 0)
@@ -115,7 +115,7 @@ def scripted(seat, players, info, legal, params, rng):
     return np.int64(params[info[I_ROUND] - 1])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def builtin_decide(kind, seat, players, info, legal, params, rng):
     if kind == CAUTIOUS:
         return cautious(seat, players, info, legal, params, rng)

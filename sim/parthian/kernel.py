@@ -30,14 +30,14 @@ def decide_custom(k, seat, pl, info, legal, params, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(kind, seat, pl, info, legal, params, rng):
     if kind >= USER_KIND_BASE:
         return decide_custom(kind - USER_KIND_BASE, seat, pl, info, legal, params, rng)
     return builtin_decide(kind, seat, pl, info, legal, params, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_event(log, event, rnd, player, a, b, c):
     if log.shape[0] == 0:
         return
@@ -54,7 +54,8 @@ def setup(rules, legions, pl, deck, gs, streams):
         pl[p, :] = 0
         pl[p, HAND] = ALL_SHOTS
         pl[p, CHARGES] = rules[R_CHARGES]
-    deck[:] = legions
+    for i in range(N_LEGIONS):
+        deck[i] = legions[i]
     if rules[R_FIXED_DECK] == 0:
         shuffle(deck, N_LEGIONS, streams, 0)
     gs[:] = 0
@@ -62,7 +63,7 @@ def setup(rules, legions, pl, deck, gs, streams):
     gs[G_END] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_actions(rules, pl, p, legal):
     """PS-3 any shooting card in hand; PS-4 a charge only when the shots in front exceed 9."""
     for v in range(SHOTS):
@@ -71,16 +72,13 @@ def legal_actions(rules, pl, p, legal):
 
 
 @njit(cache=True)
-def fill_info(rules, deck, gs, info):
-    """What every player knows at the start of a round (the deck's order stays hidden)."""
+def start_info(rules, legions, info):
+    """What every player knows from the start: the 7 strengths (PS-2), strongest first."""
     info[:] = 0
-    info[I_ROUND] = gs[G_ROUND]
-    info[I_LEGION] = deck[gs[G_HEAD]]
-    info[I_DECK_LEFT] = gs[G_LEFT]
     info[I_THRESHOLD] = rules[R_THRESHOLD]
     info[I_N_PLAYERS] = rules[R_PLAYERS]
-    for i in range(gs[G_LEFT]):  # insertion sort, strongest first
-        v = deck[(gs[G_HEAD] + i) % N_LEGIONS]
+    for i in range(N_LEGIONS):  # insertion sort
+        v = legions[i]
         j = I_LEGIONS + i
         while j > I_LEGIONS and info[j - 1] < v:
             info[j] = info[j - 1]
@@ -88,7 +86,19 @@ def fill_info(rules, deck, gs, info):
         info[j] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def forget_legion(info, strength):
+    """A defeated legion leaves the public list of strengths still to come."""
+    j = I_LEGIONS
+    while info[j] != strength:
+        j += 1
+    while j < I_LEGIONS + N_LEGIONS - 1:
+        info[j] = info[j + 1]
+        j += 1
+    info[I_LEGIONS + N_LEGIONS - 1] = 0
+
+
+@njit(cache=True, inline="always")
 def merit_winner(values, actions, n_chargers, depth):
     """PS-6/7/8 and OP-2: the player who gets a defeated legion, or -1 for nobody.
 
@@ -122,15 +132,15 @@ def merit_winner(values, actions, n_chargers, depth):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def return_shots(pl, p):
     pl[p, HAND] = ALL_SHOTS
     pl[p, FRONT] = 0
     pl[p, FRONT_SUM] = 0
 
 
-@njit(cache=True)
-def resolve_round(rules, pl, deck, gs, actions, values, log):
+@njit(cache=True, inline="always")
+def resolve_round(rules, pl, deck, gs, info, actions, values, log):
     """PS-3..PS-14: reveal the chosen cards and apply the round's outcome."""
     n = pl.shape[0]
     rnd = gs[G_ROUND]
@@ -160,6 +170,7 @@ def resolve_round(rules, pl, deck, gs, actions, values, log):
         else:
             gs[G_UNCLAIMED] += 1
         gs[G_DEFEATED] += 1
+        forget_legion(info, strength)
         gs[G_HEAD] = (gs[G_HEAD] + 1) % N_LEGIONS
         gs[G_LEFT] -= 1
         log_event(log, EV_DEFEATED, rnd, -1, total, strength, winner)
@@ -248,28 +259,34 @@ def write_record(rules, pl, gs, out, row, log):
     log_event(log, EV_END, gs[G_ROUND], -1, gs[G_END], mask, 0)
 
 
-@njit(cache=True)
+# _nrt=False: no reference counting inside the game loop. Numba otherwise pays an atomic
+# incref/decref for every array view and argument, which cost 40% of the run time here
+# (benchmark: 325k -> 565k games/s). Nothing below play_chunk may allocate arrays.
+@njit(cache=True, _nrt=False)
 def play_game(rules, legions, kinds, params, streams, pl, deck, gs, info, legal, actions,
               values, out, row, error, log):
     """One game from set-up to record. Returns False if a strategy made an illegal move."""
     n = pl.shape[0]
     setup(rules, legions, pl, deck, gs, streams)
+    start_info(rules, legions, info)
     max_rounds = N_LEGIONS + n * rules[R_CHARGES]  # every breakthrough costs a charge card
     while gs[G_END] < 0:
         if gs[G_ROUND] == max_rounds:
             gs[G_END] = END_CAP
             break
         gs[G_ROUND] += 1
-        fill_info(rules, deck, gs, info)
+        info[I_ROUND] = gs[G_ROUND]
+        info[I_LEGION] = deck[gs[G_HEAD]]
+        info[I_DECK_LEFT] = gs[G_LEFT]
         log_event(log, EV_LEGION, gs[G_ROUND], -1, info[I_LEGION], gs[G_LEFT], 0)
         for p in range(n):  # PS-3 simultaneous: everyone decides on the same information
-            legal_actions(rules, pl, p, legal[p])
-            a = decide(kinds[p], p, pl, info, legal[p], params[p], streams[1 + p:2 + p])
-            if a < 0 or a >= N_ACTIONS or not legal[p, a]:
+            legal_actions(rules, pl, p, legal)
+            a = decide(kinds[p], p, pl, info, legal, params[p], streams[1 + p:2 + p])
+            if a < 0 or a >= N_ACTIONS or not legal[a]:
                 error[0], error[1], error[2], error[3] = row, p, a, 1
                 return False
             actions[p] = a
-        resolve_round(rules, pl, deck, gs, actions, values, log)
+        resolve_round(rules, pl, deck, gs, info, actions, values, log)
     write_record(rules, pl, gs, out, row, log)
     return True
 
@@ -282,7 +299,7 @@ def play_chunk(rules, legions, kinds, params, key, first_game, out, error, log):
     deck = np.zeros(N_LEGIONS, np.int64)
     gs = np.zeros(N_GAME_FIELDS, np.int64)
     info = np.zeros(INFO_SIZE, np.int64)
-    legal = np.zeros((n, N_ACTIONS), np.bool_)
+    legal = np.zeros(N_ACTIONS, np.bool_)
     actions = np.zeros(n, np.int64)
     values = np.zeros(n, np.int64)
     streams = np.zeros(1 + n, np.uint64)
