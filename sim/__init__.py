@@ -18,11 +18,19 @@ except metadata.PackageNotFoundError:  # running from a source tree without inst
     __version__ = "0+unknown"
 
 
+# Modules that jitted code never reads (kernel constants live in each game's layout.py):
+# editing them keeps the compiled kernels.
+_NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py", "rules.py",
+                    "log.py", "strategy.py", "games.py", "__init__.py"}
+
+
 def _source_hash() -> str:
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha1()
     for package in ("sim", "strategies"):
         for path in sorted((root / package).rglob("*.py")):
+            if path.name in _NOT_KERNEL_CODE:
+                continue
             digest.update(path.relative_to(root).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
