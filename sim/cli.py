@@ -1,0 +1,212 @@
+"""The `balance` command: simulate, play, report, bench, and list options and strategies."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+from .errors import BalanceError, StrategyError
+
+EPILOG = """examples:
+  balance simulate parthian --players 4 --strategy cautious --strategy random --games 200000
+  balance simulate parthian --players 5 --option merit_ties=any --out results/p5.parquet
+  balance play parthian --players 3 --strategy glory --seed 7
+  balance options parthian            (every rule option, its default and rule id)
+  balance report                      (the default study of every game, under reports/)
+  balance bench                       (games/s and memory; see docs/benchmarks.md)
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args) or 0
+    except BalanceError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .game import game_names
+
+    parser = argparse.ArgumentParser(
+        prog="balance", description="Balance analysis for board games: simulate millions of games "
+        "with pluggable strategies and report win rates with confidence intervals.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    games = game_names()
+
+    sim = commands.add_parser("simulate", help="play a batch of games and print a summary table",
+                              description="Play a batch of games; print seat win rates with 95%% "
+                              "Wilson intervals and write the per-game table (Parquet) if asked.")
+    add_game_arguments(sim, games)
+    sim.add_argument("--games", type=int, default=100_000, help="number of games (default 100000)")
+    sim.add_argument("--seed", type=int, default=0, help="master seed: same seed, same table (default 0)")
+    sim.add_argument("--jobs", type=int, default=1, help="parallel workers, -1 = all cores (default 1)")
+    sim.add_argument("--backend", default="loky", help="joblib backend: loky (processes, default), "
+                     "threading, sequential, or a registered one such as dask")
+    sim.add_argument("--chunk-size", type=int, default=None, help="games per task (does not change results)")
+    sim.add_argument("--stream", action="store_true",
+                     help="keep only aggregates: bounded memory for 10^8 games, no per-game table")
+    sim.add_argument("--out", type=Path, help="write the per-game table to this Parquet file")
+    sim.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    sim.set_defaults(run=run_simulate)
+
+    play = commands.add_parser("play", help="play one game and print it as a narrative",
+                               description="Play one game and print every decision and why it ended.")
+    add_game_arguments(play, games)
+    play.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    play.add_argument("--game-index", type=int, default=0,
+                      help="which game of the batch with this seed (replays game N of a simulate run)")
+    play.set_defaults(run=run_play)
+
+    report = commands.add_parser("report", help="run a game's default study and write its report",
+                                 description="Simulate the default study and write Markdown, "
+                                 "CSV tables and PNG plots under --out.")
+    report.add_argument("games", nargs="*", metavar="GAME",
+                        help=f"games to report on ({', '.join(games)}; default: all)")
+    report.add_argument("--games-per-batch", dest="n_games", type=int, default=None,
+                        help="games per batch (default: the study's own, tuned for minutes)")
+    report.add_argument("--seed", type=int, default=2026, help="master seed (default 2026)")
+    report.add_argument("--jobs", type=int, default=-1, help="parallel workers (default: all cores)")
+    report.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
+    report.set_defaults(run=run_report)
+
+    bench = commands.add_parser("bench", help="measure games/s per core and peak memory",
+                                description="Benchmark the kernels (see docs/benchmarks.md).")
+    bench.add_argument("--games", type=int, default=1_000_000, help="games per measurement (default 10^6)")
+    bench.add_argument("--stream-games", type=int, default=10_000_000,
+                       help="games for the streaming-memory measurement (10^8 for the full figure)")
+    bench.add_argument("--quick", action="store_true", help="a 1-minute subset")
+    bench.add_argument("--record", type=Path, help="also write the results as Markdown to this file")
+    bench.set_defaults(run=run_bench)
+
+    for name, helptext, func in (("options", "list a game's rule options", run_options),
+                                 ("strategies", "list a game's built-in strategies", run_strategies)):
+        sub = commands.add_parser(name, help=helptext, description=helptext)
+        sub.add_argument("game", choices=games)
+        sub.set_defaults(run=func)
+    return parser
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, games: list[str]) -> None:
+    parser.add_argument("game", choices=games, help="which game")
+    parser.add_argument("--players", type=int, help="number of players (games with a variable count)")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option (repeatable); `balance options GAME` lists them")
+    parser.add_argument("--strategy", "-s", action="append", default=[], metavar="NAME",
+                        help="strategy per seat in seat order (repeatable; one = every seat); "
+                        "a built-in name or FILE.py:FUNCTION for your own numba.njit strategy")
+
+
+def game_request(args):
+    """(spec, rules, strategies) from the common game arguments."""
+    from .game import get_game
+    from .runner import as_rules
+
+    spec = get_game(args.game)
+    options = {}
+    for item in args.option:
+        if "=" not in item:
+            raise BalanceError(f"--option {item!r} must look like KEY=VALUE")
+        key, value = item.split("=", 1)
+        options[key.strip()] = value.strip()
+    if args.players is not None:
+        if "n_players" not in spec.rules_class.options():
+            raise BalanceError(f"{spec.title} has a fixed number of players; drop --players")
+        options["n_players"] = str(args.players)
+    rules = as_rules(spec, options)
+    strategies = [load_strategy(s) for s in args.strategy] or ["random"]
+    return spec, rules, strategies
+
+
+def load_strategy(text: str):
+    """A built-in name, or FILE.py:FUNCTION naming a user's numba.njit strategy."""
+    if ":" not in text:
+        return text
+    from .strategy import Strategy
+
+    path, _, name = text.rpartition(":")
+    if not Path(path).is_file():
+        raise StrategyError(f"strategy file {path!r} not found (from --strategy {text!r})")
+    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    if not hasattr(module, name):
+        raise StrategyError(f"{path!r} has no function {name!r} (from --strategy {text!r})")
+    return Strategy(name, fn=getattr(module, name))
+
+
+def run_simulate(args) -> int:
+    from analysis.tables import print_summary
+    from .runner import simulate
+
+    spec, rules, strategies = game_request(args)
+    if args.out and args.stream:
+        raise BalanceError("--stream keeps no per-game table, so --out cannot be written; drop one")
+    results = simulate(spec, rules, strategies, args.games, args.seed, jobs=args.jobs,
+                       chunk_size=args.chunk_size, backend=args.backend, stream=args.stream,
+                       progress=False if args.no_progress else None)
+    print(print_summary(results))
+    if args.out:
+        print(f"\nper-game table: {results.to_parquet(args.out)}")
+    return 0
+
+
+def run_play(args) -> int:
+    from .runner import play_one
+
+    spec, rules, strategies = game_request(args)
+    _, events, seats = play_one(spec, rules, strategies, args.seed, args.game_index)
+    print(spec.narrate(events, seats.labels))
+    return 0
+
+
+def run_report(args) -> int:
+    from analysis.report import write_reports
+    from .game import get_game
+
+    for name in args.games:
+        get_game(name)  # a clear error for an unknown game before any work starts
+    for path in write_reports(args.games or None, out_dir=args.out, n_games=args.n_games,
+                              seed=args.seed, jobs=args.jobs):
+        print(f"report written: {path}")
+    return 0
+
+
+def run_bench(args) -> int:
+    from .bench import run
+
+    print(run(args.games, args.stream_games, quick=args.quick, record=args.record))
+    return 0
+
+
+def run_options(args) -> int:
+    from .game import get_game
+
+    spec = get_game(args.game)
+    for name, field in spec.rules_class.options().items():
+        meta = field.metadata
+        choices = f" [{' | '.join(map(str, meta['choices']))}]" if meta.get("choices") else ""
+        print(f"{name} = {field.default!r}{choices}   ({meta.get('rule', '')})\n    {meta.get('help', '')}")
+    return 0
+
+
+def run_strategies(args) -> int:
+    from .game import get_game
+
+    for name, strategy in get_game(args.game).strategies.items():
+        print(f"{name:12s} {strategy.doc}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
