@@ -82,7 +82,8 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
                 f"strategy {strategy.name!r} has {len(strategy.params)} parameters; "
                 f"{spec.title} allows at most {spec.n_strategy_params}")
         params[seat, :len(strategy.params)] = strategy.params
-    return SeatPlan(tuple(s.describe() for s in resolved), kinds, params, tuple(user_fns))
+    labels = tuple(s.name if spec.strategies.get(s.name) == s else s.describe() for s in resolved)
+    return SeatPlan(labels, kinds, params, tuple(user_fns))
 
 
 def lookup(spec: GameSpec, strategy) -> Strategy:

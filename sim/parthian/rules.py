@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -112,7 +111,6 @@ def _require_int(name, value):
         raise RulesError(f"option {name}={value!r} must be an integer")
 
 
-@lru_cache(maxsize=16)
 def legion_table(path: str | None = None) -> dict[int, tuple[int, ...]]:
     """Read a legion card table: {player count: its 7 strengths}. None = the shipped default."""
     if path is None:
@@ -123,10 +121,13 @@ def legion_table(path: str | None = None) -> dict[int, tuple[int, ...]]:
             raise RulesError(f"legion_table={path!r}: no such file")
         text = Path(path).read_text()
         source = f"legion_table {path!r}"
-    rows = list(csv.DictReader(text.splitlines()))
+    reader = csv.DictReader(text.splitlines())
+    rows = list(reader)
     needed = ["strength", *MARK_COLUMNS.values()]
-    if not rows or any(column not in rows[0] for column in needed):
-        raise RulesError(f"{source} must be a CSV with the columns {', '.join(needed)}")
+    missing = [column for column in needed if column not in (reader.fieldnames or [])]
+    if missing:
+        raise RulesError(f"{source} lacks the column(s) {', '.join(missing)}; "
+                         f"a legion table needs the columns {', '.join(needed)}")
     by_count: dict[int, list[int]] = {n: [] for n in PLAYER_COUNTS}
     for line, row in enumerate(rows, start=2):
         try:

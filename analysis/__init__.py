@@ -1,0 +1,10 @@
+"""Analysis: statistics, tables, plots and reports. No simulation happens in here except in report.
+
+- ``stats``      intervals and tests on arrays (Wilson, seat advantage + Holm, chi-square
+                 uniformity, Ludii balance, paired differences on common random numbers)
+- ``tables``     a batch (``Results`` or its mergeable ``Summary``) -> tidy DataFrame, with the
+                 batch's provenance in ``df.attrs["provenance"]``
+- ``plots``      DataFrame -> matplotlib Figure (no pyplot, no screen)
+- ``provenance`` where a table came from, and its one-line description for titles and captions
+- ``report``     each game's default study -> Markdown + PNG + CSV (``python -m analysis.report``)
+"""

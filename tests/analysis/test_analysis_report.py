@@ -1,0 +1,43 @@
+"""The Parthian report writes Markdown, CSVs, PNGs and provenance for a small study."""
+import json
+import re
+
+import pandas as pd
+
+import pytest
+
+from analysis.report import MIXES, OFFSETS, main, parthian_report, write_reports
+from sim.errors import BalanceError
+
+
+def test_report_writes_its_files(tmp_path):
+    index = parthian_report(tmp_path / "r", n_games=300, seed=7)
+    assert index == tmp_path / "r" / "index.md"
+    text = index.read_text()
+    assert "OP-1" in text and "seed 7" in text and "n=300" in text
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    assert {name for name in links if name.endswith(".png")} >= {
+        "a_seat_win_rates.png", "a_length.png", "b_strategy_win_rates.png", "c_sweep_victory.png"}
+    for name in links:
+        assert (index.parent / name).stat().st_size > 0, name
+    provenance = json.loads((index.parent / "provenance.json").read_text())
+    csvs = {p.name for p in index.parent.glob("*.csv")}
+    assert set(provenance) == csvs
+    assert text.count("*Provenance:*") == len(set(links) & csvs)  # one line per shown table
+    seats = pd.read_csv(index.parent / "a_seat_win_rates.csv")
+    assert len(seats) == 3 + 4 + 5 + 6
+    sweep = pd.read_csv(index.parent / "c_sweep.csv")
+    assert len(sweep) == 4 * len(OFFSETS) and (sweep["n_games"] == 300).all()
+    assert len(pd.read_csv(index.parent / "b_overview.csv")) == len(MIXES)
+
+
+def test_command_line(tmp_path, capsys):
+    main(["--out", str(tmp_path), "--games", "200", "--seed", "1"])
+    assert capsys.readouterr().out.strip() == str(tmp_path / "index.md")
+    assert "n=200" in (tmp_path / "index.md").read_text()
+
+
+def test_write_reports_puts_each_game_in_its_folder(tmp_path):
+    assert write_reports(None, out_dir=tmp_path, n_games=200) == [tmp_path / "parthian" / "index.md"]
+    with pytest.raises(BalanceError, match="no report for nosuchgame"):
+        write_reports(["nosuchgame"], out_dir=tmp_path)

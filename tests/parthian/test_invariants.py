@@ -1,0 +1,195 @@
+"""Invariants of Parthian Shot over many random games (mixed built-in strategies, 3-6 players).
+
+Two views: a small jitted driver that replays the kernel's round loop and checks the state after
+every round, and the per-game records that the real engine (sim.runner.simulate) writes.
+"""
+import numpy as np
+import pytest
+from numba import njit
+
+from sim.parthian import kernel as K
+from sim.parthian.layout import (CHARGES, CHARGES_PLAYED, END_DEFEAT, END_NO_SURVIVOR,
+                                 END_VICTORY, FRONT, FRONT_SUM, G_DEFEATED, G_END, G_HEAD, G_LEFT,
+                                 G_ROUND, G_UNCLAIMED, HAND, I_DECK_LEFT, I_LEGION, I_ROUND,
+                                 INFO_SIZE, MERITS, N_ACTIONS, N_FIELDS, N_GAME_FIELDS, N_LEGIONS,
+                                 N_STRATEGY_PARAMS, R_CHARGES, R_PLAYERS, ROUTED, SHOTS, WOUNDS)
+from sim.parthian.rules import ParthianRules
+from sim.rng import master_key, rand_below, seed_game
+from sim.runner import simulate
+from strategies.parthian import CAUTIOUS, GLORY, LOWBALL, RANDOM, builtin_decide
+
+ALL = (1 << SHOTS) - 1
+# Failure codes of the driver (0 = every check passed).
+FAILURES = {
+    1: "a shooting card is both in hand and in front, or in neither",
+    2: "FRONT_SUM is not the sum of the cards in front",
+    3: "negative charge cards in hand",
+    4: "charges + wounds + charges played != starting charges",
+    5: "a routed player still holds a charge card",
+    6: "a player still in the game has fewer than 2 shooting cards in hand (PS-14)",
+    7: "defeated + left in deck != 7",
+    8: "merits + unclaimed != legions defeated",
+    9: "game not over after 7 + charges x N rounds",
+    10: "a player has no legal action",
+    11: "a built-in strategy chose an illegal action",
+    12: "a routed player is among the winners",
+    13: "victory without all 7 legions defeated",
+    14: "defeat without a routed player, or no-survivor with a survivor",
+    15: "victory or defeat (shared ties) without a winner",
+}
+
+
+@njit
+def check_state(rules, pl, gs):
+    n = pl.shape[0]
+    merits = 0
+    for p in range(n):
+        hand, front = pl[p, HAND], pl[p, FRONT]
+        if hand & front != 0 or hand | front != ALL:
+            return 1
+        total, in_hand = 0, 0
+        for v in range(SHOTS):
+            total += (v + 1) * ((front >> v) & 1)
+            in_hand += (hand >> v) & 1
+        if total != pl[p, FRONT_SUM]:
+            return 2
+        if pl[p, CHARGES] < 0:
+            return 3
+        if pl[p, CHARGES] + pl[p, WOUNDS] + pl[p, CHARGES_PLAYED] != rules[R_CHARGES]:
+            return 4
+        if pl[p, ROUTED] == 1 and pl[p, CHARGES] != 0:
+            return 5
+        if gs[G_END] < 0 and in_hand < 2:
+            return 6
+        merits += pl[p, MERITS]
+    if gs[G_DEFEATED] + gs[G_LEFT] != N_LEGIONS:
+        return 7
+    if merits + gs[G_UNCLAIMED] != gs[G_DEFEATED]:
+        return 8
+    return 0
+
+
+@njit
+def check_end(rules, pl, gs, share_ties):
+    n = pl.shape[0]
+    end = gs[G_END]
+    mask = K.winners(rules, pl, end)
+    routed = 0
+    for p in range(n):
+        if pl[p, ROUTED] == 1:
+            routed += 1
+            if (mask >> p) & 1:
+                return 12
+    if end == END_VICTORY and gs[G_DEFEATED] != N_LEGIONS:
+        return 13
+    if (end == END_DEFEAT and not 0 < routed < n) or (end == END_NO_SURVIVOR and routed != n):
+        return 14
+    if share_ties and (end == END_VICTORY or end == END_DEFEAT) and mask == 0:
+        return 15
+    return 0
+
+
+@njit
+def drive(rules, legions, kinds_pool, key, n_games, share_ties, ends, failure):
+    """Play n_games with random strategy kinds per seat; stop at the first broken invariant.
+
+    failure = (game, round, code); ends counts games per end reason.
+    """
+    n = rules[R_PLAYERS]
+    pl = np.zeros((n, N_FIELDS), np.int64)
+    deck = np.zeros(N_LEGIONS, np.int64)
+    gs = np.zeros(N_GAME_FIELDS, np.int64)
+    info = np.zeros(INFO_SIZE, np.int64)
+    legal = np.zeros(N_ACTIONS, np.bool_)
+    actions = np.zeros(n, np.int64)
+    values = np.zeros(n, np.int64)
+    streams = np.zeros(1 + n, np.uint64)
+    kinds = np.zeros(n, np.int64)
+    params = np.zeros((n, N_STRATEGY_PARAMS))
+    log = np.zeros((0, 6), np.int64)
+    max_rounds = N_LEGIONS + n * rules[R_CHARGES]
+    for g in range(n_games):
+        seed_game(key, g, streams)
+        for p in range(n):
+            kinds[p] = kinds_pool[rand_below(streams, 0, kinds_pool.shape[0])]
+            params[p, 0] = rand_below(streams, 0, 2)  # cautious margin / glory prudence
+        K.setup(rules, legions, pl, deck, gs, streams)
+        K.start_info(rules, legions, info)
+        while gs[G_END] < 0:
+            if gs[G_ROUND] == max_rounds:
+                failure[0], failure[1], failure[2] = g, gs[G_ROUND], 9
+                return
+            gs[G_ROUND] += 1
+            info[I_ROUND], info[I_LEGION], info[I_DECK_LEFT] = gs[G_ROUND], deck[gs[G_HEAD]], gs[G_LEFT]
+            for p in range(n):
+                K.legal_actions(rules, pl, p, legal)
+                if not legal.any():
+                    failure[0], failure[1], failure[2] = g, gs[G_ROUND], 10
+                    return
+                a = builtin_decide(kinds[p], p, pl, info, legal, params[p], streams[1 + p:2 + p])
+                if a < 0 or a >= N_ACTIONS or not legal[a]:
+                    failure[0], failure[1], failure[2] = g, gs[G_ROUND], 11
+                    return
+                actions[p] = a
+            K.resolve_round(rules, pl, deck, gs, info, actions, values, log)
+            code = check_state(rules, pl, gs)
+            if code != 0:
+                failure[0], failure[1], failure[2] = g, gs[G_ROUND], code
+                return
+        code = check_end(rules, pl, gs, share_ties)
+        if code != 0:
+            failure[0], failure[1], failure[2] = g, gs[G_ROUND], code
+            return
+        ends[gs[G_END]] += 1
+
+
+VARIANTS = [
+    {},
+    {"merit_ties": "any", "charger_spares_all": False, "final_ties": "nobody"},
+    {"charger_spares_all": False, "charges": 3},
+    {"merit_ties": "any", "final_ties": "nobody", "charge_threshold": 6},
+]
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(o) or "default")
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_invariants_hold_after_every_round(n, options):
+    rules = ParthianRules(n_players=n, **options)
+    rules_arr, legions = rules.kernel_args()
+    pool = np.array([RANDOM, CAUTIOUS, GLORY, LOWBALL], np.int64)
+    ends = np.zeros(4, np.int64)
+    failure = np.full(3, -1, np.int64)
+    n_games = 5000
+    drive(rules_arr, legions, pool, master_key(100 + n), n_games, rules.final_ties == "share", ends, failure)
+    game, rnd, code = failure
+    assert code == -1, f"game {game}, round {rnd}: {FAILURES[int(code)]}"
+    assert ends.sum() == n_games and ends[3] == 0  # never the round cap
+    assert ends[END_VICTORY] > 0 and ends[END_DEFEAT] > 0  # both endings were exercised
+
+
+MIXES = [["random", "cautious", "glory", "lowball"], ["glory", "lowball", "random", "cautious"]]
+
+
+@pytest.mark.parametrize("mix", [0, 1])
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_records_of_the_engine_are_consistent(n, mix):
+    seats = (MIXES[mix] * 2)[:n]
+    df = simulate("parthian", {"n_players": n}, seats, n_games=3000, seed=n * 10 + mix).records
+    assert (df["end_reason"] != "round_cap").all()
+    assert (df["rounds"] <= 7 + 2 * n).all()
+    assert (df["rounds"] == df["legions_defeated"] + df["breakthroughs"]).all()
+    wins = df[[f"win_{p}" for p in range(n)]].sum(axis=1)
+    decided = df["end_reason"].isin(["victory", "defeat"])
+    assert np.allclose(wins[decided], 1.0)
+    assert (wins[df["end_reason"] == "defeat_no_survivor"] == 0).all()
+    assert ((df["legions_defeated"] == 7) == (df["end_reason"] == "victory")).all()
+    merits = sum(df[f"merits_{p}"] for p in range(n))
+    assert (merits + df["merits_unclaimed"] == df["legions_defeated"]).all()
+    for p in range(n):
+        in_hand = df[f"score_{p}"] - df[f"merits_{p}"]
+        assert (in_hand >= 0).all()
+        assert (in_hand + df[f"wounds_{p}"] + df[f"charges_played_{p}"] == 2).all()
+        routed = df[f"routed_{p}"] == 1
+        assert (df.loc[routed, f"win_{p}"] == 0).all()
+        assert (in_hand[routed] == 0).all()
+    assert set(df["end_reason"]) >= {"victory", "defeat"}
