@@ -112,6 +112,8 @@ def lowball(seat, players, info, legal, params, rng):
 @njit(cache=True)
 def scripted(seat, players, info, legal, params, rng):
     """Plays params[round - 1] (for scripted situations and golden games)."""
+    if info[I_ROUND] > params.shape[0]:
+        return -1  # the script ran out: reported as an illegal action, never a wild read
     return np.int64(params[info[I_ROUND] - 1])
 
 

@@ -75,4 +75,4 @@ G_UNCLAIMED = 5        # defeated legions nobody got (PS-7)
 G_END = 6              # end reason, -1 while playing
 N_GAME_FIELDS = 7
 
-N_STRATEGY_PARAMS = 24  # a scripted seat needs one action per round (at most 7 + 2*charges*N)
+N_STRATEGY_PARAMS = 64  # a scripted seat needs one action per round (at most 7 + 9 charges x 6 players)

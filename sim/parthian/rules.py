@@ -23,6 +23,7 @@ from ..variant import Variant, option, parse_int_tuple
 from . import layout as L
 
 PLAYER_COUNTS = (3, 4, 5, 6)
+MAX_STRENGTH = 999
 MARK_COLUMNS = {n: f"p{n}" for n in PLAYER_COUNTS}
 
 
@@ -60,8 +61,11 @@ class ParthianRules(Variant):
                              "3 to 6 players (PS-1)")
         for name in ("legion_offset", "charge_threshold", "charges"):
             _require_int(name, getattr(self, name))
-        if self.charges < 0:
-            raise RulesError(f"charges={self.charges} must be 0 or more")
+        # Bounds keep every record value inside its int16 column and every loop short.
+        if not 0 <= self.charges <= 9:
+            raise RulesError(f"charges={self.charges} must be between 0 and 9")
+        if not 0 <= self.charge_threshold <= 99:
+            raise RulesError(f"charge_threshold={self.charge_threshold} must be between 0 and 99")
         self.check_choices()
         strengths = self.strengths()  # validates the table or the given strengths
         if self.deck_order is not None and sorted(self.deck_order) != sorted(strengths):
@@ -83,8 +87,9 @@ class ParthianRules(Variant):
         else:
             base = legion_table(self.legion_table)[self.n_players]
         strengths = tuple(int(v) + self.legion_offset for v in base)
-        if min(strengths) < 0:
-            raise RulesError(f"legion_offset={self.legion_offset} makes a legion strength negative: {strengths}")
+        if min(strengths) < 0 or max(strengths) > MAX_STRENGTH:
+            raise RulesError(f"legion strengths {strengths} (offset {self.legion_offset}) must lie "
+                             f"between 0 and {MAX_STRENGTH}")
         return strengths
 
     def kernel_args(self) -> tuple:

@@ -1,5 +1,7 @@
 """Bad input through the Python API: each raises the specific sim.errors exception, and its
 message names the offending value. Also: a user-written njit strategy seated next to built-ins."""
+import re
+
 import numpy as np
 import pytest
 from numba import njit
@@ -8,6 +10,7 @@ from sim.errors import RulesError, RunError, StrategyError
 from sim.parthian.rules import ParthianRules
 from sim.runner import simulate
 from sim.strategy import Strategy
+from strategies.parthian import script
 
 HEADER = "strength,p3,p4,p5,p6"
 GOOD_ROWS = [f"{s},1,1,1,1" for s in (10, 11, 12, 13, 14, 15, 16)]
@@ -94,3 +97,19 @@ def test_user_strategy_plays_next_to_builtins():
     builtin = simulate("parthian", {"n_players": 4}, ["lowball", *others], n_games=300, seed=7)
     assert ours.provenance["strategies"][0] == "mine"
     assert ours.records.equals(builtin.records)
+
+
+@pytest.mark.parametrize("options, fragment", [
+    ({"charges": 10}, "charges=10"), ({"charges": -1}, "charges=-1"),
+    ({"charge_threshold": -2}, "charge_threshold=-2"), ({"legion_offset": 990}, "between 0 and 999"),
+    ({"legion_offset": -11}, "offset -11"), ({"legions": (1, 2, 3)}, "exactly 7")])
+def test_out_of_range_options_are_refused_before_any_kernel_runs(options, fragment):
+    """Bounds keep record values inside int16 and loops short (PS-1, PS-4, OP-1 options)."""
+    with pytest.raises(RulesError, match=re.escape(fragment)):
+        ParthianRules(**options)
+
+
+def test_a_script_that_runs_out_is_a_clear_error():
+    short = script([0])  # one round of actions; later rounds read the zero padding: card 1 again
+    with pytest.raises(StrategyError, match=r"'script\(0\)' at seat 0 returned illegal action 0"):
+        simulate("parthian", {"n_players": 3}, [short, "random", "random"], n_games=1)
