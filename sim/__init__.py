@@ -21,7 +21,7 @@ except metadata.PackageNotFoundError:  # running from a source tree without inst
 # Modules that jitted code never reads (kernel constants live in each game's layout.py):
 # editing them keeps the compiled kernels.
 _NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py", "rules.py",
-                    "log.py", "strategy.py", "games.py", "__init__.py"}
+                    "log.py", "strategy.py", "games.py", "spec.py", "__init__.py"}
 
 
 def _source_hash() -> str:

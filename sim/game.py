@@ -6,7 +6,7 @@ A game is a package ``sim/<game>/`` with the same parts in every game:
 - ``layout.py`` - integer constants: state fields, actions, record columns (usable in jitted code);
 - ``kernel.py`` - the jitted rules, entry point ``play_chunk`` (contract below);
 - ``log.py``    - a readable narrative of one game from its event log;
-- ``__init__.py`` - the ``SPEC`` (a :class:`GameSpec`) that registers the game.
+- ``spec.py``   - the ``SPEC`` (a :class:`GameSpec`) that registers the game.
 
 Kernel contract (``kernel.play_chunk``)::
 

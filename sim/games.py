@@ -1,2 +1,2 @@
-"""The registered games. Adding a game = adding its package and one import here."""
-from . import parthian  # noqa: F401
+"""The registered games. Adding a game = adding its package and one import of its spec here."""
+from .parthian import spec as _parthian  # noqa: F401

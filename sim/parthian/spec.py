@@ -1,0 +1,23 @@
+"""Registers Parthian Shot with the engine (kept out of __init__ so that importing
+strategies.parthian first never meets a half-imported package)."""
+from strategies.parthian import BUILTINS
+
+from ..game import GameSpec, register
+from . import kernel, layout
+from .log import narrate
+from .rules import ParthianRules
+
+SPEC = register(GameSpec(
+    name="parthian",
+    title="Parthian Shot",
+    rules_class=ParthianRules,
+    kernel=kernel,
+    length_name="rounds",
+    end_reasons=layout.END_REASONS,
+    unfinished_reasons=("round_cap",),
+    game_columns=layout.GAME_COLUMNS,
+    seat_columns=layout.SEAT_COLUMNS,
+    strategies=BUILTINS,
+    n_strategy_params=layout.N_STRATEGY_PARAMS,
+    narrate=narrate,
+))
