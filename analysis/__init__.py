@@ -4,6 +4,10 @@
                  uniformity, Ludii balance, paired differences on common random numbers)
 - ``tables``     a batch (``Results`` or its mergeable ``Summary``) -> tidy DataFrame, with the
                  batch's provenance in ``df.attrs["provenance"]``
+- ``cards``      per-card tables (GIH / OH / GD / GNS win rates, IWD, Played WR, play rate) for
+                 any game whose records carry per-seat card bitmasks
+- ``sunzi``      Sunzi / Dynasties tables: sides, outcomes by round, the score general, cards,
+                 the paired mode comparison, leader pairings
 - ``plots``      DataFrame -> matplotlib Figure (no pyplot, no screen)
 - ``provenance`` where a table came from, and its one-line description for titles and captions
 - ``report``     each game's default study -> Markdown + PNG + CSV (``python -m analysis.report``)

@@ -222,3 +222,42 @@ def paired_difference(a, b, confidence: float = 0.95) -> dict[str, float]:
     result = stats.ttest_rel(a, b)
     ci = result.confidence_interval(confidence)
     return {**out, "ci_low": float(ci.low), "ci_high": float(ci.high), "p": float(result.pvalue)}
+
+
+def wilson_or_nan(successes, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`wilson`, but NaN (not an error) where n is 0: a group with no games has no rate."""
+    k, n = np.broadcast_arrays(np.asarray(successes, float), np.asarray(n, float))
+    low, high = np.full(k.shape, np.nan), np.full(k.shape, np.nan)
+    some = n > 0
+    if np.any(some):
+        low[some], high[some] = wilson(k[some], n[some], confidence)
+    return low, high
+
+
+def newcombe_difference(k1, n1, k2, n2, confidence: float = 0.95) -> dict[str, np.ndarray]:
+    """Difference p1 - p2 of two proportions from independent samples, with Newcombe's interval.
+
+    Newcombe's hybrid score interval (method 10 of Newcombe 1998, "Interval estimation for the
+    difference between independent proportions") combines the two :func:`wilson` intervals;
+    it stays inside [-1, 1] and keeps its coverage near 0 and 1, where the Wald interval fails.
+    Use it for two disjoint groups of games of one batch, e.g. games in which a seat held a card
+    against games in which it never saw it (IWD).
+
+    Parameters
+    ----------
+    k1, n1, k2, n2 : array_like, broadcastable
+        Successes (fractional allowed) and trials of each sample. A sample with n = 0 gives NaN.
+
+    Returns
+    -------
+    dict of ndarray
+        ``diff``, ``ci_low``, ``ci_high``.
+    """
+    k1, n1, k2, n2 = np.broadcast_arrays(*(np.asarray(a, float) for a in (k1, n1, k2, n2)))
+    l1, u1 = wilson_or_nan(k1, n1, confidence)
+    l2, u2 = wilson_or_nan(k2, n2, confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1, p2 = np.where(n1 > 0, k1 / n1, np.nan), np.where(n2 > 0, k2 / n2, np.nan)
+    diff = p1 - p2
+    return {"diff": diff, "ci_low": diff - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2),
+            "ci_high": diff + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)}

@@ -1,7 +1,8 @@
 """Balance tables: one batch (``Results`` or its ``Summary``) in -> tidy DataFrame out.
 
 Every table is computed from the batch's mergeable Summary, so a streamed batch (no per-game
-table) gives the same tables as a kept one; only :func:`paired_table` needs per-game records.
+table) gives the same tables as a kept one; only :func:`paired_table` and :func:`value_counts`
+need per-game records.
 Each table carries its provenance in ``df.attrs["provenance"]`` (see analysis.provenance).
 
 Win rates are over all games, so a seat's rate counts its shared wins as 1/k and the rates sum
@@ -123,6 +124,39 @@ def length_counts(batch: Results | Summary, provenance: dict | None = None) -> p
     span = np.arange(lengths.min(), lengths.max() + 1)
     frame = pd.DataFrame({summary.length_name: span, "games": hist[span],
                           "share": hist[span] / summary.n_games})
+    return with_provenance(frame, prov)
+
+
+def value_counts(batch: Results | pd.DataFrame, column: str, values: Sequence[int] | None = None,
+                 provenance: dict | None = None, confidence: float = 0.95) -> pd.DataFrame:
+    """Distribution of an integer record column (e.g. Sunzi's final general, lead changes).
+
+    Parameters
+    ----------
+    batch : Results with per-game records, or the records DataFrame.
+    column : record column with integer values.
+    values : values to list (default: every integer from the smallest to the largest seen), so
+        that tables of several batches line up and a value nobody reached shows as 0.
+
+    Returns
+    -------
+    DataFrame, one row per value
+        <column>, games, share, ci_low, ci_high (95% Wilson interval of the share).
+    """
+    if isinstance(batch, Results):
+        if batch.records is None:
+            raise ValueError("value_counts needs per-game records; run simulate(..., stream=False)")
+        records, prov = batch.records, dict(provenance or batch.provenance)
+    else:
+        records, prov = batch, dict(provenance or batch.attrs.get("provenance", {}))
+    data = records[column].to_numpy().astype(np.int64)
+    if values is None:
+        values = np.arange(data.min(), data.max() + 1)
+    values = np.asarray(values, np.int64)
+    games = (data[:, None] == values[None, :]).sum(axis=0)
+    low, high = wilson(games, len(data), confidence)
+    frame = pd.DataFrame({column: values, "games": games, "share": games / len(data),
+                          "ci_low": low, "ci_high": high})
     return with_provenance(frame, prov)
 
 

@@ -38,6 +38,7 @@ def test_command_line(tmp_path, capsys):
 
 
 def test_write_reports_puts_each_game_in_its_folder(tmp_path):
-    assert write_reports(None, out_dir=tmp_path, n_games=200) == [tmp_path / "parthian" / "index.md"]
+    assert write_reports(["parthian"], out_dir=tmp_path, n_games=200) == [
+        tmp_path / "parthian" / "index.md"]
     with pytest.raises(BalanceError, match="no report for nosuchgame"):
         write_reports(["nosuchgame"], out_dir=tmp_path)

@@ -1,0 +1,300 @@
+"""Sunzi / Dynasties rule variant (rules brief: shared/rules/sunzi_dynasties.md, SZ-1..SZ-20,
+OP-1..OP-13). Every open point is an option below with the brief's default reading.
+
+Where the brief is silent, the kernel reads it as follows (two of them are options too):
+- armies removed by a battle, a Plague or Chu d leave the game (option ``removed_armies``);
+- a scoring moves the general region by region, left to right, and a red zone ends the game at
+  once, before the other regions score (option ``scoring_steps``);
+- the 6 power is always used when allowed; its marker comes from supply, else from any other
+  region; markers never move, are never removed and are spared by the Plague;
+- a shortage (SZ-12) is covered one army at a time, the side choosing among its adjacent regions
+  with armies, else among all its other regions; what cannot be covered is not placed;
+- two Plagues in one region act once; a Plague cancels the battle and so any +2/+3 cost;
+  a +2/+3 cost is paid before the winner removes and places;
+- the decider fixes the whole reveal order before the first reveal; round 1, and a tie with
+  nobody having decided yet, reveal left to right;
+- with fewer cards left in the deck a side draws what there is and keeps up to its number;
+  nobody draws after round 9;
+- advanced buying: White first, then Black, each discarding one card at a time until it passes;
+- warlord: both sides choose their leaders before either choice is shown; Sun Wu b needs an army
+  in supply; Sun Wu c is declared when the 7-10 is placed (hidden until it is revealed); Chu a
+  is offered whenever a Plague would remove his armies; Chu d removes one of White's armies (not
+  a marker); Sun Wu d moves one of his armies (not a marker).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import RulesError
+from ..variant import Variant, option
+from . import layout as L
+
+DEFAULT_REGIONS = ("Xinjiang", "Tibet", "Qinghai", "Mongolia", "Mandarin")  # OP-1, left to right
+PUBLISHED_TILES = ((1, 2, 4), (1, 3, 5), (1, 4, 3), (2, 3, 2), (2, 3, 4), (2, 5, 2), (3, 1, 5),
+                   (3, 2, 3), (4, 1, 4), (4, 3, 2))   # OP-2: published Sun Tzu edition
+LEADERS = ("a", "b", "c", "d")
+LEADER_CHOICES = (*LEADERS, "strategy")
+LEADER_NAMES = {
+    L.WHITE: ("outpost: a marker at game start (SZ-16a)", "reinforce: one extra army in round 6 "
+              "(SZ-16b)", "as six: a 7-10 played as a 6 (SZ-16c)", "march: move one army to an "
+              "adjacent region in round 6 (SZ-16d)"),
+    L.BLACK: ("plague immunity (SZ-17a)", "plague lord: his Plague leaves at most one army "
+              "(SZ-17b)", "double six: the 6 power twice in one region (SZ-17c)",
+              "purge: remove one army in round 6 (SZ-17d)"),
+}
+DEFAULT_ARMIES = {"basic": 21, "advanced": 18}   # SZ-1, SZ-2
+CARD_IDS = {label.lower(): i for i, label in enumerate(L.CARD_LABELS)}
+
+
+def parse_names(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in str(text).split(",") if part.strip())
+
+
+def parse_pairs(text: str) -> tuple[tuple[str, str], ...]:
+    """'0-1,1-2' or 'Xinjiang-Tibet,...' (region indices or names)."""
+    pairs = tuple(tuple(end.strip() for end in part.split("-")) for part in str(text).split(","))
+    if any(len(pair) != 2 for pair in pairs):
+        raise ValueError(text)
+    return pairs
+
+
+def parse_tiles(text: str) -> tuple[tuple[int, ...], ...]:
+    """'1-2-4,1-3-5,...': one tile per comma, its values for rounds 3, 6 and 9."""
+    return tuple(tuple(int(v) for v in part.split("-")) for part in str(text).split(","))
+
+
+@dataclass(frozen=True)
+class SunziRules(Variant):
+    mode: str = option("basic", "basic (21 armies, no +2/+3) or advanced (18 armies, +2/+3, "
+                       "white cards can be discarded for armies)", "SZ-1, SZ-2",
+                       choices=("basic", "advanced"))
+    warlord: bool = option(False, "each side has one leader card whose power is used once", "SZ-3")
+    leader_white: str = option("strategy", "Sun Wu's leader card a-d (SZ-16), or 'strategy': "
+                               "White's strategy chooses", "SZ-3, SZ-16", choices=LEADER_CHOICES)
+    leader_black: str = option("strategy", "King of Chu's leader card a-d (SZ-17), or "
+                               "'strategy': Black's strategy chooses", "SZ-3, SZ-17",
+                               choices=LEADER_CHOICES)
+    regions: tuple[str, ...] = option(DEFAULT_REGIONS, "region names, left to right (1 to 6)",
+                                      "OP-1", parse=parse_names)
+    adjacency: tuple | None = option(None, "adjacent region pairs like '0-1,1-2' (indices or "
+                                     "names); default: a line in region order", "OP-1, SZ-12",
+                                     parse=parse_pairs)
+    tiles: tuple | None = option(None, "scoring tiles like '1-2-4,1-3-5' (values for rounds 3, 6, "
+                                 "9); at least one per region; default: the published 10",
+                                 "OP-2, SZ-4", parse=parse_tiles)
+    track_length: int = option(9, "steps from the centre of the score track to a red zone",
+                               "OP-3, SZ-19")
+    armies: int | None = option(None, "armies per side; default 21 (basic) or 18 (advanced)",
+                                "SZ-1, SZ-2")
+    plague_rounding: str = option("seed", "seed: a Plague removes round-half-up(n/2) of each "
+                                  "side's n armies; ruling: halve rounding down, never below 1",
+                                  "OP-4", choices=("seed", "ruling"))
+    fewer_armies: str = option("map", "who has fewer armies (SZ-8): armies on the map, markers "
+                               "included, or armies in supply", "OP-5", choices=("map", "supply"))
+    split: str = option("choice", "a winner's difference is split between removing and placing "
+                        "by the winner's choice, or remove_first (designer's ruling)",
+                        "OP-6, SZ-10", choices=("choice", "remove_first"))
+    cost_from: str = option("supply_first", "armies lost to a +2/+3 come from supply, then the "
+                            "contested region (or region_first), then other regions as SZ-12",
+                            "OP-7", choices=("supply_first", "region_first"))
+    tied_region: str = option("nobody", "a tied region at scoring scores for nobody, or for the "
+                              "side with more markers there", "OP-8", choices=("nobody", "markers"))
+    leader_card: str = option("held", "held: the leader power is available from the start; deck: "
+                              "the leader card is shuffled into the deck (the seed's text) and "
+                              "usable once drawn", "OP-9", choices=("held", "deck"))
+    round6_powers: str = option("after_battles", "round-6 leader powers act after round 6's "
+                                "battles (before scoring) or at round_start", "OP-9",
+                                choices=("after_battles", "round_start"))
+    as_six: str = option("full", "Sun Wu c: the 7-10 counts as a 6 in every respect (full) or "
+                         "only its value", "OP-10, SZ-16c", choices=("full", "value"))
+    chu_plague: str = option("all", "Chu b: every side's armies in the region drop to at most 1 "
+                             "(all), or only the opponent's (his own are halved)",
+                             "OP-10, SZ-17b", choices=("all", "opponent"))
+    buy_timing: str = option("round_start", "advanced mode buys armies at the start of a round "
+                             "(before placing) or after_battles", "OP-11, SZ-2",
+                             choices=("round_start", "after_battles"))
+    full_tie: str = option("draw", "a tie after SZ-20 is a draw (half a win each) or nobody wins",
+                           "OP-12", choices=("draw", "nobody"))
+    order_timing: str = option("after_placement", "the reveal order is chosen after both sides "
+                               "placed their cards, or before_placement", "OP-13, SZ-8",
+                               choices=("after_placement", "before_placement"))
+    removed_armies: str = option("leave", "armies removed by battle, Plague or purge leave the "
+                                 "game, or go back to their owner's supply (rules silent)",
+                                 "SZ-10, SZ-11", choices=("leave", "supply"))
+    scoring_steps: str = option("region", "the general moves region by region, left to right, "
+                                "and a red zone wins at once; or once by the net points "
+                                "(rules silent)", "SZ-18, SZ-19", choices=("region", "net"))
+    deck_white: tuple | None = option(None, "White's deck in draw order, e.g. '7,+1,10,plague,...' "
+                                      "(scripted and golden games); default: shuffled", "SZ-6",
+                                      parse=parse_names)
+    deck_black: tuple | None = option(None, "Black's deck in draw order; default: shuffled",
+                                      "SZ-6", parse=parse_names)
+    tile_order: tuple | None = option(None, "index into the tile set of each region's tile "
+                                      "(scripted games); default: drawn at random", "SZ-4",
+                                      parse=lambda text: tuple(int(v) for v in parse_names(text)))
+
+    def __post_init__(self):
+        for name in ("regions", "adjacency", "tiles", "deck_white", "deck_black", "tile_order"):
+            value = getattr(self, name)
+            if isinstance(value, (list, tuple)):
+                object.__setattr__(self, name, tuple(
+                    tuple(v) if isinstance(v, list) else v for v in value))
+        self.check_choices()
+        if not isinstance(self.warlord, bool):
+            raise RulesError(f"option warlord={self.warlord!r} must be true or false")
+        _require_int("track_length", self.track_length)
+        if self.track_length < 1:
+            raise RulesError(f"track_length={self.track_length} is not allowed: the score track "
+                             "needs at least 1 step to each red zone (OP-3)")
+        if self.armies is not None:
+            _require_int("armies", self.armies)
+            if not 0 <= self.armies <= 999:
+                raise RulesError(f"armies={self.armies} must be between 0 and 999")
+        names = self.regions
+        if (not isinstance(names, tuple) or not 1 <= len(names) <= L.MAX_REGIONS
+                or any(not isinstance(n, str) or not n for n in names) or len(set(names)) != len(names)):
+            raise RulesError(f"regions={names!r} must be 1 to {L.MAX_REGIONS} distinct names (each "
+                             "round needs a card per region and a hand always has the 6 yellows)")
+        self.adjacency_masks()
+        self.tile_set()
+        self.tile_indices()
+        for seat in (L.WHITE, L.BLACK):
+            self.deck_order(seat)
+
+    @property
+    def n_seats(self) -> int:
+        return 2
+
+    def start_armies(self) -> int:
+        return DEFAULT_ARMIES[self.mode] if self.armies is None else self.armies
+
+    def adjacency_masks(self) -> list[int]:
+        """OP-1: bitmask of each region's neighbours (default: a line)."""
+        n = len(self.regions)
+        if self.adjacency is None:
+            edges = [(i, i + 1) for i in range(n - 1)]
+        else:
+            edges = [tuple(self._region_index(end, edge) for end in _pair(edge))
+                     for edge in self.adjacency]
+        masks = [0] * n
+        for a, b in edges:
+            if a == b:
+                raise RulesError(f"adjacency edge {a}-{b} joins region {self.regions[a]!r} to "
+                                 "itself; an edge needs two different regions")
+            masks[a] |= 1 << b
+            masks[b] |= 1 << a
+        return masks
+
+    def _region_index(self, end, edge) -> int:
+        if isinstance(end, str) and end in self.regions:
+            return self.regions.index(end)
+        try:
+            index = int(end)
+        except (TypeError, ValueError):
+            index = -1
+        if isinstance(end, bool) or not 0 <= index < len(self.regions):
+            raise RulesError(f"adjacency edge {edge!r}: {end!r} is not a region; use an index "
+                             f"0..{len(self.regions) - 1} or one of {', '.join(self.regions)}")
+        return index
+
+    def tile_set(self) -> tuple[tuple[int, int, int], ...]:
+        """OP-2: the scoring tiles (values after rounds 3, 6, 9)."""
+        tiles = PUBLISHED_TILES if self.tiles is None else self.tiles
+        for tile in tiles:
+            if not isinstance(tile, tuple) or len(tile) != 3 or not all(_small_int(v, 100) for v in tile):
+                raise RulesError(f"tiles: {tile!r} is not a scoring tile; each tile is three "
+                                 "integers 0..99 (its values after rounds 3, 6 and 9), e.g. 2-3-5")
+        if len(tiles) < len(self.regions):
+            raise RulesError(f"tiles: {len(tiles)} tile(s) for {len(self.regions)} regions; SZ-4 "
+                             "needs at least one tile per region")
+        return tuple(tuple(int(v) for v in tile) for tile in tiles)
+
+    def tile_indices(self) -> tuple[int, ...] | None:
+        if self.tile_order is None:
+            return None
+        n_tiles, order = len(self.tile_set()), self.tile_order
+        if (len(order) != len(self.regions) or len(set(order)) != len(order)
+                or not all(_small_int(i, n_tiles) for i in order)):
+            raise RulesError(f"tile_order={order!r} must give each of the {len(self.regions)} "
+                             f"regions a different tile index 0..{n_tiles - 1}")
+        return order
+
+    def deck_cards(self) -> list[int]:
+        """Card ids of a side's deck for this mode (SZ-1, SZ-2, OP-9)."""
+        cards = L.DECK_ADVANCED if self.mode == "advanced" else L.DECK_BASIC
+        if self.warlord and self.leader_card == "deck":
+            cards |= 1 << L.LEADER_CARD
+        return [c for c in range(L.N_CARDS) if (cards >> c) & 1]
+
+    def deck_order(self, seat: int) -> list[int] | None:
+        order = self.deck_white if seat == L.WHITE else self.deck_black
+        if order is None:
+            return None
+        name = "deck_white" if seat == L.WHITE else "deck_black"
+        ids = [CARD_IDS.get(str(card).strip().lower(), -1) for card in order]
+        wanted = self.deck_cards()
+        if sorted(ids) != wanted:
+            labels = ", ".join(L.CARD_LABELS[c] for c in wanted)
+            raise RulesError(f"{name}={order!r} must be an ordering of this mode's deck: {labels}")
+        return ids
+
+    def kernel_args(self) -> tuple:
+        r = np.zeros(L.N_RULES, np.int64)
+        r[L.R_N_REGIONS] = len(self.regions)
+        r[L.R_ADVANCED] = self.mode == "advanced"
+        r[L.R_WARLORD] = self.warlord
+        for seat, leader in ((L.WHITE, self.leader_white), (L.BLACK, self.leader_black)):
+            r[L.R_LEADER + seat] = LEADER_CHOICES.index(leader)   # "strategy" = LEADER_STRATEGY
+        r[L.R_TRACK] = self.track_length
+        r[L.R_ARMIES] = self.start_armies()
+        r[L.R_PLAGUE_RULING] = self.plague_rounding == "ruling"
+        r[L.R_FEWER_SUPPLY] = self.fewer_armies == "supply"
+        r[L.R_REMOVE_FIRST] = self.split == "remove_first"
+        r[L.R_COST_REGION_FIRST] = self.cost_from == "region_first"
+        r[L.R_TIE_MARKERS] = self.tied_region == "markers"
+        r[L.R_LEADER_IN_DECK] = self.leader_card == "deck"
+        r[L.R_ROUND6_AT_START] = self.round6_powers == "round_start"
+        r[L.R_AS_SIX_VALUE] = self.as_six == "value"
+        r[L.R_WIPE_OPPONENT] = self.chu_plague == "opponent"
+        r[L.R_BUY_AT_END] = self.buy_timing == "after_battles"
+        r[L.R_TIE_NOBODY] = self.full_tie == "nobody"
+        r[L.R_ORDER_BEFORE] = self.order_timing == "before_placement"
+        r[L.R_REMOVED_TO_SUPPLY] = self.removed_armies == "supply"
+        r[L.R_SCORE_NET] = self.scoring_steps == "net"
+        tiles = np.array(self.tile_set(), np.int64).reshape(-1, 3)
+        adj = np.zeros(L.MAX_REGIONS, np.int64)
+        adj[:len(self.regions)] = self.adjacency_masks()
+        decks = np.full((2, L.DECK_MAX), -1, np.int64)
+        for seat in (L.WHITE, L.BLACK):
+            order = self.deck_order(seat)
+            if order is not None:  # a row of -1 = shuffled
+                decks[seat, :len(order)] = order
+        fixed_tiles = np.zeros(L.MAX_REGIONS, np.int64)
+        if self.tile_order is not None:
+            r[L.R_FIXED_TILES] = 1
+            fixed_tiles[:len(self.tile_order)] = self.tile_order
+        return r, tiles, adj, decks, fixed_tiles
+
+    def to_dict(self, options_only: bool = False) -> dict:
+        d = super().to_dict()
+        for name in ("adjacency", "tiles"):
+            if d[name] is not None:
+                d[name] = [list(v) for v in d[name]]
+        return d
+
+
+def _pair(edge):
+    if not isinstance(edge, (tuple, list)) or len(edge) != 2:
+        raise RulesError(f"adjacency edge {edge!r} must be a pair of regions, like (0, 1) or '0-1'")
+    return edge
+
+
+def _small_int(value, limit) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and 0 <= value < limit
+
+
+def _require_int(name, value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise RulesError(f"option {name}={value!r} must be an integer")

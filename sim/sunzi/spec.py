@@ -1,0 +1,23 @@
+"""Registers Sunzi / Dynasties with the engine (kept out of __init__ so that importing
+strategies.sunzi first never meets a half-imported package)."""
+from strategies.sunzi import BUILTINS
+
+from ..game import GameSpec, register
+from . import kernel, layout
+from .log import narrate
+from .rules import SunziRules
+
+SPEC = register(GameSpec(
+    name="sunzi",
+    title="Sunzi / Dynasties",
+    rules_class=SunziRules,
+    kernel=kernel,
+    length_name="rounds",
+    end_reasons=layout.END_REASONS,
+    unfinished_reasons=("invariant_broken",),
+    game_columns=layout.GAME_COLUMNS,
+    seat_columns=layout.SEAT_COLUMNS,
+    strategies=BUILTINS,
+    n_strategy_params=layout.N_STRATEGY_PARAMS,
+    narrate=narrate,
+))

@@ -1,0 +1,48 @@
+"""A golden game: a stored scripted game whose outcome was worked out by hand from the rules.
+
+golden/*.json holds the rule options (fixed tiles and decks), each side's scripted (decision,
+action) pairs (sunzi_script.py explains how a script answers), the hand-written reasoning
+("why") and the expected record and full event list. The replay must match exactly.
+golden/regenerate.py rewrites "expected" only when run by hand.
+"""
+import json
+from pathlib import Path
+
+import pytest
+
+from sim.runner import play_one
+from sim.sunzi import layout as L
+from strategies.sunzi import script
+
+GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+
+
+def replay(game: dict):
+    seats = [script(*map(tuple, pairs)) for pairs in game["scripts_by_seat"]]
+    record, events, _ = play_one(game["game"], game["rules"], seats)
+    return record, [[int(x) for x in row] for row in events]
+
+
+def test_there_is_a_golden_game():
+    assert GOLDEN
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_golden_game_replays_exactly(path):
+    game = json.loads(path.read_text())
+    record, events = replay(game)
+    expected = game["expected"]
+    assert {k: record[k] for k in expected["record"]} == expected["record"]
+    assert events == expected["events"]
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_golden_game_exercises_the_main_rules(path):
+    """A purchase, a special-card battle with costs, a Plague, a 6 marker, a chosen reveal
+    order, a split, shortage moves, a tied region at scoring and a red-zone win."""
+    events = json.loads(path.read_text())["expected"]["events"]
+    kinds = {e[0] for e in events}
+    assert {L.EV_BUY, L.EV_COST, L.EV_PLAGUE, L.EV_MARKER, L.EV_MOVE, L.EV_SCORE} <= kinds
+    assert any(e[0] == L.EV_DECIDER and e[2] >= 0 for e in events)
+    assert any(e[0] == L.EV_SPLIT and e[4] > 0 and e[5] > 0 for e in events)
+    assert events[-1][0] == L.EV_END and events[-1][3] == L.END_RED_ZONE

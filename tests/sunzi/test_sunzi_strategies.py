@@ -1,0 +1,57 @@
+"""Built-in strategies: the heuristics play like their descriptions, and no strategy sees what its
+side may not know."""
+import pytest
+
+from sim.runner import play_one, simulate
+from sim.sunzi import layout as L
+from strategies.sunzi import BUILTINS
+from sunzi_script import deck, make_rules
+
+PLAGUE_BIT = 1 << (L.PLAGUE - L.RECORD_CARD_SHIFT)
+MINUS_BIT = 1 << (L.MINUS1 - L.RECORD_CARD_SHIFT)
+WHITE_BITS = 0b1111  # 7, 8, 9, 10
+
+
+def test_builtins_are_registered():
+    assert set(BUILTINS) == {"random", "greedy", "counter"}
+
+
+@pytest.mark.parametrize("mode", ["basic", "advanced"])
+def test_heuristics_beat_random_and_counter_beats_greedy(mode):
+    for strong, weak, share in (("greedy", "random", 0.9), ("counter", "random", 0.9),
+                                ("counter", "greedy", 0.6)):
+        for seat in (0, 1):
+            seats = [strong, weak] if seat == 0 else [weak, strong]
+            wins = simulate("sunzi", {"mode": mode}, seats, 1000, seed=9).records[f"win_{seat}"].mean()
+            assert wins > share, (strong, weak, seat, wins)
+
+
+def test_greedy_saves_whites_for_scoring_rounds_and_never_places_minus_one_or_plague():
+    for i in range(30):
+        _, events, _ = play_one("sunzi", None, ["greedy", "random"], 4, i)
+        for e in events:
+            if e[0] == L.EV_PLACE and e[2] == 0:
+                if L.W7 <= e[3] <= L.PLUS3:
+                    assert e[1] % 3 == 0  # a white card only in rounds 3, 6, 9
+                assert e[3] not in (L.MINUS1, L.PLAGUE)
+
+
+def test_counter_answers_with_plague_and_minus_one():
+    t = simulate("sunzi", None, ["counter", "random"], 2000, seed=12).records
+    held = t[(t.drawn_0 & PLAGUE_BIT) > 0]
+    assert ((held.played_0 & PLAGUE_BIT) > 0).mean() > 0.5
+    g = simulate("sunzi", None, ["greedy", "random"], 2000, seed=12).records
+    assert ((g.played_0 & (PLAGUE_BIT | MINUS_BIT)) == 0).all()
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "counter", "random"])
+def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
+    """Two games that differ only in White's deck (so in White's hidden hand): Black's first
+    round of decisions is the same (placements, and its own random stream)."""
+    placements = []
+    for white_deck in (deck("7", "8", "9", "10"), deck("plague", "-1", "+1", "10")):
+        rules = make_rules(deck_white=white_deck)
+        rules = rules.replace(deck_black=None, tile_order=None)
+        _, events, _ = play_one("sunzi", rules, ["random", strategy], seed=6)
+        placements.append([tuple(e[3:5]) for e in events if e[0] == L.EV_PLACE and e[1] == 1 and e[2] == 1])
+    assert placements[0] == placements[1] and len(placements[0]) == 5
