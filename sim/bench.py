@@ -1,6 +1,6 @@
 """Benchmark: games/s per core and peak memory, each measurement in a fresh process.
 
-Run with `balance bench` (or `python -m sim.bench`). Every figure comes from its own Python
+Run with `balance bench` (or `python -m sim.bench`); figures are recorded in docs/benchmarks.md. Every figure comes from its own Python
 process so that memory peaks and worker pools do not leak between measurements. Timed runs
 start after a warm-up (kernels loaded from the disk cache, worker pool started), except the
 end-to-end and cold-start rows, which include everything a user waits for.
@@ -15,11 +15,14 @@ import sys
 import tempfile
 import time
 
-CASES = [(n, s) for s in ("random", "cautious", "glory") for n in (3, 4, 5, 6)]
-QUICK_CASES = [(4, "random"), (4, "cautious"), (6, "glory")]
+# (game, rule options, strategy, what the table's first column says)
+CASES = [("parthian", {"n_players": n}, s, f"{n} players") for s in ("random", "cautious", "glory")
+         for n in (3, 4, 5, 6)]
+CASES += [("sunzi", {"mode": m}, s, m) for m in ("basic", "advanced") for s in ("random", "greedy")]
+QUICK_CASES = [CASES[1], CASES[5], CASES[11], CASES[12]]
 
 
-def measure(mode: str, game: str, players: int, strategy: str, jobs: int, n_games: int) -> dict:
+def measure(mode: str, game: str, rules: dict, strategy: str, jobs: int, n_games: int) -> dict:
     """Run inside the child process; returns the figures as a dict."""
     import resource
 
@@ -28,7 +31,6 @@ def measure(mode: str, game: str, players: int, strategy: str, jobs: int, n_game
     start = time.perf_counter()
     from sim.runner import simulate
 
-    rules = {"n_players": players}
     if mode == "steady":
         simulate(game, rules, strategy, max(jobs * 2000, 2000), seed=1, jobs=jobs, stream=True)
         start = time.perf_counter()
@@ -42,11 +44,11 @@ def measure(mode: str, game: str, players: int, strategy: str, jobs: int, n_game
             "per_core": n_games / seconds / jobs, "rss_mb": own, "worker_rss_mb": workers}
 
 
-def _child(mode, game, players, strategy, jobs, n_games, cache_dir=None) -> dict:
+def _child(mode, game, rules, strategy, jobs, n_games, cache_dir=None) -> dict:
     env = dict(os.environ)
     if cache_dir:
         env["NUMBA_CACHE_DIR"] = cache_dir
-    code = (f"import json, sim.bench as b; print(json.dumps(b.measure({mode!r}, {game!r}, {players}, "
+    code = (f"import json, sim.bench as b; print(json.dumps(b.measure({mode!r}, {game!r}, {rules!r}, "
             f"{strategy!r}, {jobs}, {n_games})))")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     if done.returncode != 0:
@@ -55,31 +57,34 @@ def _child(mode, game, players, strategy, jobs, n_games, cache_dir=None) -> dict
 
 
 def run(n_games: int = 1_000_000, stream_games: int = 10_000_000, quick: bool = False,
-        record=None, game: str = "parthian") -> str:
+        record=None) -> str:
     from sim import __version__
 
     rows = []
-    cases = QUICK_CASES if quick else CASES
-    n = min(n_games, 200_000) if quick else n_games
-    for players, strategy in cases:
+    for game, rules, strategy, label in (QUICK_CASES if quick else CASES):
+        n = n_games if game == "parthian" else max(n_games // 5, 1)
+        n = min(n, 200_000) if quick else n
         for jobs in (1, 2):
-            r = _child("steady", game, players, strategy, jobs, n)
-            rows.append(f"| {players} | {strategy} | {jobs} | {n:,} | {r['games_per_s']:,.0f} | "
+            r = _child("steady", game, rules, strategy, jobs, n)
+            rows.append(f"| {game} | {label} | {strategy} | {jobs} | {n:,} | {r['games_per_s']:,.0f} | "
                         f"{r['per_core']:,.0f} | {r['rss_mb']:.0f} / {r['worker_rss_mb']:.0f} |")
-    lines = [f"Parthian Shot benchmark, balance-toolkit {__version__}, Python {platform.python_version()}, "
+    lines = [f"balance-toolkit {__version__} benchmark, Python {platform.python_version()}, "
              f"{os.cpu_count()} cores ({platform.machine()})", "",
-             "| players | strategy | processes | games | games/s | games/s per core | peak RSS MB (main / worker) |",
-             "|---|---|---|---|---|---|---|", *rows, ""]
-    e2e = _child("end_to_end", game, 4, "random", 2, 1_000_000)
+             "| game | variant | strategy | processes | games | games/s | games/s per core | "
+             "peak RSS MB (main / worker) |", "|---|---|---|---|---|---|---|---|", *rows, ""]
+    game, four = "parthian", {"n_players": 4}
+    e2e = _child("end_to_end", game, four, "random", 2, 1_000_000)
     lines.append(f"- 10^6 games, 4 players, random, 2 processes, end to end (pool start included): "
                  f"{e2e['seconds']:.1f} s")
     with tempfile.TemporaryDirectory() as empty_cache:
-        cold = _child("end_to_end", game, 4, "random", 1, 1000, cache_dir=empty_cache)
+        cold = _child("end_to_end", game, four, "random", 1, 1000, cache_dir=empty_cache)
+        cold_sunzi = _child("end_to_end", "sunzi", {}, "random", 1, 1000, cache_dir=empty_cache)
     lines.append(f"- cold start with an empty kernel cache (import, compile, 1,000 games): "
-                 f"{cold['seconds']:.1f} s")
+                 f"Parthian Shot {cold['seconds']:.1f} s, Sunzi {cold_sunzi['seconds']:.1f} s")
     big = stream_games if not quick else min(stream_games, 2_000_000)
-    st = _child("end_to_end", game, 4, "random", 2, big)
-    lines.append(f"- streaming {big:,} games, 2 processes: {st['seconds']:.0f} s, peak RSS "
+    st = _child("end_to_end", game, four, "random", 2, big)
+    lines.append(f"- streaming {big:,} Parthian Shot games (4 players, random), 2 processes: "
+                 f"{st['seconds']:.0f} s, peak RSS "
                  f"{st['rss_mb']:.0f} MB main / {st['worker_rss_mb']:.0f} MB per worker")
     text = "\n".join(lines)
     if record:

@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 from joblib import Parallel, delayed
+from numba.core.errors import NumbaError
 from tqdm.auto import tqdm
 
 from . import __version__
@@ -114,7 +115,17 @@ def _play(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: 
     error = np.full(4, -1, np.int64)
     if log is None:
         log = np.zeros((0, 1), np.int64)
-    kernel(*args, seats.kinds, seats.params, key, np.int64(start), out, error, log)
+    try:
+        kernel(*args, seats.kinds, seats.params, key, np.int64(start), out, error, log)
+    except NumbaError as failure:
+        if not seats.user_fns:
+            raise
+        reason = str(failure).strip().splitlines()[-1]
+        raise StrategyError(
+            f"a user strategy among {list(seats.labels)} does not compile inside the "
+            f"{spec.title} kernel: {reason}. Strategies run without Numba's reference counting, "
+            "so they must not create arrays (np.zeros, slice copies); see "
+            f"strategies/{spec.name}.py for the signature") from None
     if error[3] == 1:
         row, seat, action = int(error[0]), int(error[1]), int(error[2])
         raise StrategyError(

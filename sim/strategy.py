@@ -43,7 +43,12 @@ class Strategy:
         return replace(self, params=tuple(float(v) for v in values), name=name or self.name)
 
     def describe(self) -> str:
-        return f"{self.name}({', '.join(f'{p:g}' for p in self.params)})" if self.params else self.name
+        """The name, with the parameters when there are few enough to read."""
+        if not self.params:
+            return self.name
+        if len(self.params) > 6:
+            return f"{self.name}({len(self.params)} parameters)"
+        return f"{self.name}({', '.join(f'{p:g}' for p in self.params)})"
 
 
 @dataclass(frozen=True)
@@ -138,5 +143,10 @@ def _rebind(module: types.ModuleType, replacements: dict) -> dict:
                 and obj.py_func.__module__ == module.__name__):
             py = obj.py_func
             clone = types.FunctionType(py.__code__, namespace, name, py.__defaults__, py.__closure__)
-            namespace[name] = njit(nogil=True)(clone)
+            # Keep each function's options (inline, _nrt=False, ...) but not the disk cache.
+            # _nrt=False reaches the user's strategy too: it may not allocate arrays, which
+            # keeps a user strategy as fast as a built-in (measured 437k vs 230k games/s).
+            options = {k: v for k, v in obj.targetoptions.items()
+                       if k not in ("cache", "nopython", "nogil")}
+            namespace[name] = njit(nogil=True, **options)(clone)
     return namespace

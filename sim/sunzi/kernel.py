@@ -115,10 +115,9 @@ def stat(seat, field):
 def regions_where(pub, seat, field, skip):
     """Bitmask of the regions (but `skip`) where pub[region_at(r, field + seat)] > 0."""
     mask = 0
-    for r in range(pub[P_N_REGIONS]):
-        if r != skip and pub[region_at(r, field + seat)] > 0:
-            mask |= 1 << r
-    return mask
+    for r in range(pub[P_N_REGIONS]):  # branch-free: the branch mispredicted on random boards
+        mask |= np.int64(pub[region_at(r, field + seat)] > 0) << r
+    return mask & ~(1 << skip) if skip >= 0 else mask
 
 
 # --- armies ---------------------------------------------------------------------------------
@@ -392,20 +391,17 @@ def end_round(g, last):
     the last round, when a drawn card could never be played)."""
     pub, hid = g[1], g[2]
     for seat in range(2):
-        played_one = 0
+        placed = 0
         for r in range(pub[P_N_REGIONS]):
-            c = hid[seat, H_PLACED + r]
-            if c <= Y6:
-                hid[seat, H_HAND] |= 1 << c
-            else:
-                pub[seat_at(seat, S_GONE)] |= 1 << c
-            if c == Y1:
-                played_one = 1
+            placed |= 1 << hid[seat, H_PLACED + r]
             hid[seat, H_PLACED + r] = -1
             pub[region_at(r, CARD + seat)] = -1
+        hid[seat, H_HAND] |= placed & YELLOWS
+        pub[seat_at(seat, S_GONE)] |= placed & ~YELLOWS
         hid[seat, H_AS_SIX] = -1
         if not last:
-            draw(g, seat, 2 + played_one, 1 + played_one)  # SZ-14
+            played_one = (placed >> Y1) & 1  # SZ-14
+            draw(g, seat, 2 + played_one, 1 + played_one)
         pub[seat_at(seat, S_HAND)] = popcount(hid[seat, H_HAND])
 
 

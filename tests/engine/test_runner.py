@@ -144,3 +144,23 @@ def test_summary_merge_refuses_other_games():
     with pytest.raises(RunError):
         a + b
     assert isinstance(a + a, Summary) and (a + a).n_games == 20
+
+
+@njit
+def allocates(seat, players, info, legal, params, rng):
+    scratch = np.zeros(7)
+    return np.int64(scratch[0])
+
+
+def test_a_user_strategy_that_allocates_gets_a_clear_error():
+    with pytest.raises(StrategyError, match="must not create arrays"):
+        simulate("parthian", None, [Strategy("alloc", fn=allocates), "random", "random", "random"], 10)
+
+
+def test_long_parameter_lists_make_short_labels():
+    from sim.game import get_game
+    from sim.strategy import resolve_seats
+    from strategies.parthian import script
+
+    seats = resolve_seats(get_game("parthian"), [script([5] * 20), "cautious", "glory"], 3)
+    assert seats.labels == ("script(20 parameters)", "cautious", "glory")
