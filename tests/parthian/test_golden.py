@@ -5,21 +5,18 @@ hand-written reasoning ("why") and the expected record fields and full event lis
 must match exactly. golden/regenerate.py rewrites "expected" only when run by hand.
 """
 import json
-from pathlib import Path
 
 import pytest
+from golden_games import assert_replays_exactly, golden_files
 
 from sim.parthian import layout as L
-from sim.runner import play_one
 from strategies.parthian import script
 
-GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+GOLDEN = golden_files("parthian")
 
 
-def replay(game: dict):
-    seats = [script(actions) for actions in game["actions_by_seat"]]
-    record, events, _ = play_one(game["game"], game["rules"], seats)
-    return record, [[int(x) for x in row] for row in events]
+def seats(game: dict):
+    return [script(actions) for actions in game["actions_by_seat"]]
 
 
 def test_there_is_a_golden_game():
@@ -28,11 +25,7 @@ def test_there_is_a_golden_game():
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_golden_game_replays_exactly(path):
-    game = json.loads(path.read_text())
-    record, events = replay(game)
-    expected = game["expected"]
-    assert {k: record[k] for k in expected["record"]} == expected["record"]
-    assert events == expected["events"]
+    assert_replays_exactly(path, seats)
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)

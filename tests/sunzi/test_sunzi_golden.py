@@ -6,21 +6,18 @@ action) pairs (sunzi_script.py explains how a script answers), the hand-written 
 golden/regenerate.py rewrites "expected" only when run by hand.
 """
 import json
-from pathlib import Path
 
 import pytest
+from golden_games import assert_replays_exactly, golden_files
 
-from sim.runner import play_one
 from sim.sunzi import layout as L
 from strategies.sunzi import script
 
-GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
+GOLDEN = golden_files("sunzi")
 
 
-def replay(game: dict):
-    seats = [script(*map(tuple, pairs)) for pairs in game["scripts_by_seat"]]
-    record, events, _ = play_one(game["game"], game["rules"], seats)
-    return record, [[int(x) for x in row] for row in events]
+def seats(game: dict):
+    return [script(*map(tuple, pairs)) for pairs in game["scripts_by_seat"]]
 
 
 def test_there_is_a_golden_game():
@@ -29,11 +26,7 @@ def test_there_is_a_golden_game():
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_golden_game_replays_exactly(path):
-    game = json.loads(path.read_text())
-    record, events = replay(game)
-    expected = game["expected"]
-    assert {k: record[k] for k in expected["record"]} == expected["record"]
-    assert events == expected["events"]
+    assert_replays_exactly(path, seats)
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
