@@ -1,4 +1,4 @@
-"""Analysis: statistics, tables, plots and reports. No simulation happens in here except in report.
+"""Analysis: statistics, tables, plots and reports. No simulation happens in here except in the <game>_report modules.
 
 - ``stats``      intervals and tests on arrays (Wilson, seat advantage + Holm, chi-square
                  uniformity, Ludii balance, paired differences on common random numbers)
@@ -10,5 +10,6 @@
                  the paired mode comparison, leader pairings
 - ``plots``      DataFrame -> matplotlib Figure (no pyplot, no screen)
 - ``provenance`` where a table came from, and its one-line description for titles and captions
-- ``report``     each game's default study -> Markdown + PNG + CSV (``python -m analysis.report``)
+- ``report``     which games have a report; ``<game>_report`` each default study -> Markdown + PNG + CSV
+- ``markdown``   the report writer (Doc) and formatters the reports share
 """

@@ -6,7 +6,8 @@ import pandas as pd
 
 import pytest
 
-from analysis.report import MIXES, OFFSETS, main, parthian_report, write_reports
+from analysis.parthian_report import MIXES, OFFSETS, parthian_report
+from analysis.report import main, write_reports
 from sim.errors import BalanceError
 
 

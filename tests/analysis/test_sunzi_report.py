@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from analysis import report
-from analysis.report import SUNZI_GRID_MODES, SUNZI_PAIRINGS, write_reports
+from analysis.report import write_reports
+from analysis.sunzi_report import SUNZI_GRID_MODES, SUNZI_PAIRINGS
 
 N = 300
 
