@@ -86,7 +86,7 @@ def parthian_report(out_dir: str | Path = "reports/parthian", n_games: int = DEF
 
 def _intro(doc: "Doc", n_games: int, seed: int) -> None:
     doc.text(f"# Parthian Shot: balance report\n\n"
-             f"Made by `analysis.report.parthian_report` (balance-toolkit {__version__}): "
+             f"Made by `analysis.parthian_report.parthian_report` (balance-toolkit {__version__}): "
              f"{n_games:,} games per batch, master seed {seed}. Each table names the batches it "
              "comes from; `provenance.json` holds the full rule variant, strategies, n, seed and "
              "version of every CSV.\n\n" + OP1_NOTE)

@@ -81,12 +81,11 @@ def sunzi_report(out_dir: str | Path = "reports/sunzi", n_games: int = SUNZI_GAM
 
 
 def _sunzi_intro(doc: "Doc", n_games: int, seed: int) -> None:
-
     leaders = pd.DataFrame({"letter": list("abcd"), "White (Sun Wu)": LEADER_NAMES[0],
                             "Black (King of Chu)": LEADER_NAMES[1]})
     doc.text(
         "# Sunzi / Dynasties: balance report\n\n"
-        f"Made by `analysis.report.sunzi_report` (balance-toolkit {__version__}): {n_games:,} "
+        f"Made by `analysis.sunzi_report.sunzi_report` (balance-toolkit {__version__}): {n_games:,} "
         f"games per batch, master seed {seed}. White = Sun Wu = seat 0, Black = King Zhao of Chu "
         "= seat 1. Each table names the batches it comes from; `provenance.json` holds the full "
         "rule variant, strategies, n, seed and version of every CSV. Rule ids (SZ-n, OP-n) refer "
