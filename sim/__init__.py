@@ -1,9 +1,11 @@
 """Simulation engine: rule variants -> jitted kernels -> per-game tables.
 
 Importing this package points Numba's on-disk cache at a folder named after a hash of the
-package sources. Numba only checks the timestamp of the file that holds a cached function,
-not of the modules it calls or reads constants from; keying the folder by the whole source
-tree means an edited strategy or layout constant can never be served from a stale cache.
+kernel sources. Numba only checks the timestamp of the file that holds a cached function,
+not of the modules it calls or reads constants from; keying the folder by a hash of the source
+means an edited strategy or layout constant can never be served from a stale cache. Each game
+gets its own folder (hash of its own files and the shared kernel modules), so editing one game
+never recompiles the others.
 """
 from __future__ import annotations
 
@@ -21,32 +23,66 @@ except metadata.PackageNotFoundError:  # running from a source tree without inst
 # Modules that jitted code never reads (kernel constants live in each game's layout.py):
 # editing them keeps the compiled kernels.
 _NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py", "rules.py",
-                    "log.py", "strategy.py", "games.py", "spec.py", "__init__.py"}
+                    "log.py", "strategy.py", "games.py", "spec.py", "__init__.py", "workbench.py",
+                    "checkpoint.py", "ladder.py"}
+_ROOT = Path(__file__).resolve().parent.parent
 
 
-def _source_hash() -> str:
-    root = Path(__file__).resolve().parent.parent
+def _kernel_files(game: str | None) -> list[Path]:
+    """The shared kernel modules (sim/*.py that jitted code reads), plus one game's own."""
+    files = [p for p in (_ROOT / "sim").glob("*.py") if p.name not in _NOT_KERNEL_CODE]
+    if game is not None:
+        files += [p for p in (_ROOT / "sim" / game).rglob("*.py") if p.name not in _NOT_KERNEL_CODE]
+        files += list((_ROOT / "strategies").glob(f"{game}.py"))
+    return sorted(files)
+
+
+def _source_hash(game: str | None = None) -> str:
     digest = hashlib.sha1()
-    for package in ("sim", "strategies"):
-        for path in sorted((root / package).rglob("*.py")):
-            if path.name in _NOT_KERNEL_CODE:
-                continue
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
+    for path in _kernel_files(game):
+        digest.update(path.relative_to(_ROOT).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
-def cache_dir() -> Path:
-    """Folder that holds this source tree's compiled kernels (safe to delete)."""
+def cache_dir(game: str | None = None) -> Path:
+    """Folder that holds the compiled kernels of one game (or the shared ones); safe to delete.
+
+    Each game has its own folder, keyed by a hash of its own kernel source and the shared kernel
+    modules it calls: editing one game never recompiles another.
+    """
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "balance-toolkit")
-    return Path(base) / f"numba-{_source_hash()}"
+    name = f"numba-{game}-{_source_hash(game)}" if game else f"numba-{_source_hash()}"
+    return Path(base) / name
 
 
 def _point_numba_cache() -> None:
     import numba
 
     numba.config.CACHE_DIR = str(cache_dir())
+
+
+def use_game_cache(game: str) -> None:
+    """Move the disk cache of every jitted function of ``sim.<game>`` and ``strategies.<game>``
+    into the game's own folder. Called when a game registers, before anything is compiled."""
+    import sys
+
+    import numba
+    from numba.core.registry import CPUDispatcher
+
+    shared = numba.config.CACHE_DIR
+    numba.config.CACHE_DIR = str(cache_dir(game))
+    try:
+        for name, module in list(sys.modules.items()):
+            if not (name.startswith(f"sim.{game}.") or name == f"strategies.{game}"):
+                continue
+            for obj in list(vars(module).values()):
+                if (isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == name
+                        and obj._cache.__class__.__name__ == "FunctionCache"):
+                    obj.enable_caching()
+    finally:
+        numba.config.CACHE_DIR = shared
 
 
 _point_numba_cache()

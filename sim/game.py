@@ -70,6 +70,9 @@ _REGISTRY: dict[str, GameSpec] = {}
 
 
 def register(spec: GameSpec) -> GameSpec:
+    from . import use_game_cache
+
+    use_game_cache(spec.name)
     _REGISTRY[spec.name] = spec
     return spec
 
