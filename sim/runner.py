@@ -29,7 +29,7 @@ STREAM_CHUNK = 250_000
 
 def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed: int = 0, *,
              jobs: int = 1, chunk_size: int | None = None, backend: str = "loky",
-             stream: bool = False, progress: bool | None = None) -> Results:
+             stream: bool = False, progress: bool | None = None, first_game: int = 0) -> Results:
     """Play ``n_games`` games and return their Results.
 
     Parameters
@@ -42,6 +42,9 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
     backend : joblib backend ("loky" processes, "threading", "sequential", or registered ones).
     stream : keep only the mergeable Summary (bounded memory; no per-game table).
     progress : show a progress bar; None = only for long runs on a terminal.
+    first_game : play games first_game .. first_game + n_games - 1 of the seed's sequence, so
+        that a batch can grow in steps (analysis.workbench.simulate_precise) and the union of
+        the steps is exactly the batch of games 0..n-1.
     """
     spec = get_game(game)
     rules = as_rules(spec, rules)
@@ -54,13 +57,16 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
     key = master_key(seed)
     seats = resolve_seats(spec, strategies, rules.n_seats)
     chunk = _chunk_size(chunk_size, n_games, jobs, stream)
-    starts = list(range(0, n_games, chunk))
+    if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
+        raise RunError(f"first game must be a non-negative integer, got {first_game!r}")
+    end = int(first_game) + n_games
+    starts = list(range(int(first_game), end, chunk))
     args = rules.kernel_args()
 
     # Compile (or load from cache) once here, so that workers find a warm disk cache.
     _play(spec, args, seats, key, 0, 1)
 
-    tasks = (delayed(_play_task)(spec.name, args, seats, key, start, min(chunk, n_games - start),
+    tasks = (delayed(_play_task)(spec.name, args, seats, key, start, min(chunk, end - start),
                                  stream, rules.n_seats) for start in starts)
     show = progress if progress is not None else (n_games >= 1_000_000 and sys.stderr.isatty())
     bar = tqdm(total=n_games, unit="game", unit_scale=True, disable=not show,
@@ -79,9 +85,11 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
 
     records = None
     if not stream:
-        records = records_frame(spec, rules.n_seats, np.concatenate(parts))
+        records = records_frame(spec, rules.n_seats, np.concatenate(parts), int(first_game))
     provenance = {"game": spec.name, "variant": rules.to_dict(), "strategies": list(seats.labels),
                   "n_games": n_games, "seed": int(seed), "version": __version__}
+    if first_game:
+        provenance["first_game"] = int(first_game)
     return Results(provenance, summary, records)
 
 
