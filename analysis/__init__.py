@@ -1,4 +1,4 @@
-"""Analysis: statistics, tables, plots and reports. No simulation happens in here except in the <game>_report modules.
+"""Analysis: statistics, tables, plots and reports. No simulation happens in here except in the studies.
 
 - ``stats``      intervals and tests on arrays (Wilson, seat advantage + Holm, chi-square
                  uniformity, Ludii balance, paired differences on common random numbers)
@@ -6,10 +6,10 @@
                  batch's provenance in ``df.attrs["provenance"]``
 - ``cards``      per-card tables (GIH / OH / GD / GNS win rates, IWD, Played WR, play rate) for
                  any game whose records carry per-seat card bitmasks
-- ``sunzi``      Sunzi / Dynasties tables: sides, outcomes by round, the score general, cards,
-                 the paired mode comparison, leader pairings
 - ``plots``      DataFrame -> matplotlib Figure (no pyplot, no screen)
 - ``provenance`` where a table came from, and its one-line description for titles and captions
-- ``report``     which games have a report; ``<game>_report`` each default study -> Markdown + PNG + CSV
-- ``markdown``   the report writer (Doc) and formatters the reports share
+- ``studies``    one per game: ``studies.<game>`` runs its default study (and holds the game's own
+                 tables) and writes its report through ``markdown.Doc``
+- ``report``     finds the studies by game name, runs them, writes the HTML site
+- ``markdown``   the report writer (Doc: Markdown and HTML from one content) and shared formatters
 """

@@ -8,19 +8,6 @@ from pathlib import Path
 import pandas as pd
 
 from .provenance import describe
-from .stats import wilson
-
-
-def batch_label(table: pd.DataFrame) -> list[str]:
-    return [f"{p} | {m}" for p, m in zip(table["pairing"], table["mode"])]
-
-
-def share_text(stages: pd.DataFrame, key) -> str:
-    games, white = stages.loc[key, "games"], stages.loc[key, "white_wins"]
-    if games == 0:
-        return "-"
-    low, high = wilson(white, games)
-    return f"{white / games:.1%} ({100 * low:.1f}-{100 * high:.1f})"
 
 
 def ordered(values) -> pd.Categorical:
@@ -45,23 +32,6 @@ def pct_text(est, low, high) -> list[str]:
 
 def p_text(p: float) -> str:
     return "n/a" if pd.isna(p) else f"{p:.2g}"  # n/a: nothing to test (one strategy, no winner)
-
-
-def overview_view(table: pd.DataFrame) -> pd.DataFrame:
-    keys = [c for c in table.columns if c not in HEADLINE and not c.startswith(("victory", "rounds"))]
-    return pd.DataFrame({
-        **{k: table[k] for k in keys},
-        "games with a winner": (table["n_decided"] / table["n_games"]).map("{:.1%}".format),
-        "team victory (95% CI)": pct_text(table["victory"], table["victory_low"], table["victory_high"]),
-        "balance": table["balance"].map("{:.3f}".format),
-        "seat uniformity p": table["uniformity_p"].map(p_text),
-        "mean rounds (95% CI)": [f"{m:.2f} ({lo:.2f}-{hi:.2f})" for m, lo, hi in
-                                 zip(table["rounds_mean"], table["rounds_low"], table["rounds_high"])],
-        "sd rounds": table["rounds_sd"].map("{:.2f}".format),
-    })
-
-
-HEADLINE = {"n_games", "n_decided", "balance", "uniformity_p"}
 
 
 def seat_view(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:

@@ -1,57 +1,79 @@
-"""Each game's balance report: run its default study, write Markdown + PNG + CSV.
+"""Every game's balance report: run each game's default study, write Markdown + HTML + PNG + CSV.
 
-    python -m analysis.report --games 200000 --jobs 2 --out reports/parthian
-    python -m analysis.report --game sunzi --jobs 2
+    balance report                         # every game that has a study -> reports/
+    balance report --game sunzi --quick    # one game, small batches
+    python -m analysis.report --game parthian --n-games 200000 --jobs 2
 
-The studies live in analysis/<game>_report.py (Sunzi's tables in analysis/sunzi.py); this
-module only knows which games have one.
+A game has a report when ``analysis.studies.<game>`` exists (see analysis/studies/__init__.py);
+this module finds the studies by the registered game names and knows no game itself.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 from pathlib import Path
+from types import ModuleType
 from typing import Sequence
 
 from sim.errors import BalanceError
+from sim.game import game_names
 
-from .parthian_report import parthian_report
-from .sunzi_report import sunzi_report
+STUDIES_PACKAGE = "analysis.studies"
 
-# Each game's default study; `balance report` (sim/cli.py) runs them through write_reports.
-REPORTS = {"parthian": parthian_report, "sunzi": sunzi_report}
+
+def study_module(game: str) -> ModuleType | None:
+    """The study module of a registered game, or None when the game has no study yet."""
+    name = f"{STUDIES_PACKAGE}.{game}"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)
+
+
+def studies() -> dict[str, ModuleType]:
+    """Every registered game that has a study, by name (sorted)."""
+    found = {game: study_module(game) for game in game_names()}
+    return {game: module for game, module in found.items() if module is not None}
 
 
 def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "reports",
-                  n_games: int | None = None, seed: int = 0, jobs: int = 1,
-                  progress: bool = False) -> list[Path]:
-    """Write the default report of each game under ``out_dir/<game>/``; return the index paths.
+                  n_games: int | None = None, seed: int = 2026, jobs: int = 1,
+                  progress: bool = False, quick: bool = False) -> list[Path]:
+    """Write the default report of each game under ``out_dir/<game>/`` and the HTML site.
 
-    ``games=None`` means every game that has a report; ``n_games=None`` each study's default.
+    ``games=None`` means every game that has a study; ``n_games=None`` each study's default
+    (or its quick size with ``quick``). Returns the paths of the Markdown indexes written.
+    The site index ``out_dir/index.html`` lists every game report found in ``out_dir``, so
+    writing one game keeps the links to the others written before.
     """
-    names = list(REPORTS) if games is None else list(games)
-    missing = [name for name in names if name not in REPORTS]
+    available = studies()
+    names = list(available) if games is None else list(dict.fromkeys(games))
+    missing = [name for name in names if name not in available]
     if missing:
         raise BalanceError(f"no report for {', '.join(missing)} yet; reports exist for "
-                           f"{', '.join(REPORTS)}")
-    sized = {} if n_games is None else {"n_games": n_games}
-    return [REPORTS[name](Path(out_dir) / name, seed=seed, jobs=jobs, progress=progress, **sized)
-            for name in names]
+                           f"{', '.join(available)}")
+    out = Path(out_dir)
+    written = [available[name].write_report(out / name, n_games=n_games, seed=seed, jobs=jobs,
+                                            progress=progress, quick=quick)
+               for name in names]
+    return written
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Write one game's balance report.")
-    parser.add_argument("--game", choices=list(REPORTS), default="parthian",
-                        help="which game's study (default parthian)")
-    parser.add_argument("--out", default=None, help="output folder (default reports/<game>)")
-    parser.add_argument("--games", type=int, default=None,
-                        help="games per batch (default: the study's own)")
-    parser.add_argument("--seed", type=int, default=0, help="master seed")
+    parser = argparse.ArgumentParser(description="Write the balance reports (Markdown + HTML).")
+    parser.add_argument("--game", action="append", dest="games", metavar="NAME",
+                        help="a game's report (repeatable; default every game with a study)")
+    parser.add_argument("--out", default="reports", help="output folder (default reports)")
+    parser.add_argument("--n-games", type=int, default=None,
+                        help="games per batch (default: each study's own)")
+    parser.add_argument("--seed", type=int, default=2026, help="master seed (default 2026)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all cores)")
+    parser.add_argument("--quick", action="store_true", help="small batches (about a minute)")
     parser.add_argument("--progress", action="store_true", help="show a progress bar")
     args = parser.parse_args(argv)
-    sized = {} if args.games is None else {"n_games": args.games}
-    print(REPORTS[args.game](args.out or f"reports/{args.game}", seed=args.seed, jobs=args.jobs,
-                             progress=args.progress, **sized))
+    for path in write_reports(args.games, out_dir=args.out, n_games=args.n_games, seed=args.seed,
+                              jobs=args.jobs, progress=args.progress, quick=args.quick):
+        print(path)
 
 
 if __name__ == "__main__":

@@ -6,13 +6,13 @@ import pandas as pd
 
 import pytest
 
-from analysis.parthian_report import MIXES, OFFSETS, parthian_report
+from analysis.studies.parthian import MIXES, OFFSETS, write_report
 from analysis.report import main, write_reports
 from sim.errors import BalanceError
 
 
 def test_report_writes_its_files(tmp_path):
-    index = parthian_report(tmp_path / "r", n_games=300, seed=7)
+    index = write_report(tmp_path / "r", n_games=300, seed=7)
     assert index == tmp_path / "r" / "index.md"
     text = index.read_text()
     assert "OP-1" in text and "seed 7" in text and "n=300" in text
@@ -33,9 +33,10 @@ def test_report_writes_its_files(tmp_path):
 
 
 def test_command_line(tmp_path, capsys):
-    main(["--out", str(tmp_path), "--games", "200", "--seed", "1"])
-    assert capsys.readouterr().out.strip() == str(tmp_path / "index.md")
-    assert "n=200" in (tmp_path / "index.md").read_text()
+    main(["--game", "parthian", "--out", str(tmp_path), "--n-games", "200", "--seed", "1"])
+    index = tmp_path / "parthian" / "index.md"
+    assert capsys.readouterr().out.strip() == str(index)
+    assert "n=200" in index.read_text()
 
 
 def test_write_reports_puts_each_game_in_its_folder(tmp_path):

@@ -8,10 +8,11 @@ import re
 
 import pandas as pd
 import pytest
+from types import SimpleNamespace
 
 from analysis import report
 from analysis.report import write_reports
-from analysis.sunzi_report import SUNZI_GRID_MODES, SUNZI_PAIRINGS
+from analysis.studies.sunzi.report import SUNZI_GRID_MODES, SUNZI_PAIRINGS
 
 N = 300
 
@@ -75,15 +76,27 @@ def test_write_reports_without_games_runs_every_study(tmp_path, monkeypatch):
     calls = []
 
     def fake(name):
-        def study(out_dir, seed, jobs, progress, **sized):
-            calls.append((name, out_dir, sized))
+        def write_report(out_dir, *, n_games=None, seed=2026, jobs=1, progress=False,
+                         quick=False):
+            calls.append((name, out_dir, n_games, quick))
             return out_dir / "index.md"
-        return study
+        return SimpleNamespace(write_report=write_report)
 
-    monkeypatch.setattr(report, "REPORTS", {"parthian": fake("parthian"), "sunzi": fake("sunzi")})
+    monkeypatch.setattr(report, "studies", lambda: {"parthian": fake("parthian"),
+                                                    "sunzi": fake("sunzi")})
     assert write_reports(None, out_dir=tmp_path) == [tmp_path / "parthian" / "index.md",
                                                      tmp_path / "sunzi" / "index.md"]
     # n_games=None leaves each study its own default; a given n goes to every study.
-    assert calls == [("parthian", tmp_path / "parthian", {}), ("sunzi", tmp_path / "sunzi", {})]
-    write_reports(["sunzi"], out_dir=tmp_path, n_games=50)
-    assert calls[-1] == ("sunzi", tmp_path / "sunzi", {"n_games": 50})
+    assert calls == [("parthian", tmp_path / "parthian", None, False),
+                     ("sunzi", tmp_path / "sunzi", None, False)]
+    write_reports(["sunzi"], out_dir=tmp_path, n_games=50, quick=True)
+    assert calls[-1] == ("sunzi", tmp_path / "sunzi", 50, True)
+
+
+def test_every_registered_game_with_a_study_module_is_found():
+    from sim.game import game_names
+
+    found = report.studies()
+    assert {"parthian", "sunzi"} <= set(found) <= set(game_names())
+    for module in found.values():
+        assert callable(module.write_report)

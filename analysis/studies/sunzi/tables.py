@@ -26,10 +26,10 @@ from sim.results import Results
 from sim.sunzi import layout as L
 from sim.sunzi.rules import LEADER_NAMES, LEADERS, SunziRules
 
-from . import tables as T
-from .cards import card_table as _card_table
-from .provenance import combined, with_provenance
-from .stats import holm, mean_interval, wilson
+from ... import tables as T
+from ...cards import card_table as _card_table
+from ...provenance import combined, with_provenance
+from ...stats import holm, mean_interval, wilson
 
 SIDES = {L.WHITE: "White (Sun Wu)", L.BLACK: "Black (Chu)"}
 SCORING_ROUNDS = tuple(range(L.SCORING_EVERY, L.N_ROUNDS + 1, L.SCORING_EVERY))   # 3, 6, 9

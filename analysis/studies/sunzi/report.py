@@ -17,14 +17,16 @@ from sim.results import Results
 from sim.runner import simulate
 from sim.sunzi.rules import LEADER_NAMES
 
-from . import plots
-from . import sunzi as SZ
-from . import tables as T
-from .provenance import describe
-from .markdown import Doc, batch_label, markdown_table, ordered, p_text, pct_text, pp_text, share_text
+from ... import plots
+from ... import tables as T
+from ...markdown import Doc, markdown_table, ordered, p_text, pct_text, pp_text
+from ...provenance import describe
+from ...stats import wilson
+from . import tables as SZ
 
 
 SUNZI_GAMES = 20_000
+QUICK_GAMES = 1_000
 # Mirror pairings measure the sides, not the players. `counter` is the strongest built-in; the
 # `greedy` mirror is left out because it draws almost every basic and advanced game (section e).
 SUNZI_PAIRINGS = {"random vs random": ["random", "random"],
@@ -34,24 +36,28 @@ SUNZI_LADDER = ("random", "greedy", "counter")
 SUNZI_LADDER_MODES = ("basic", "advanced")
 
 
-def sunzi_report(out_dir: str | Path = "reports/sunzi", n_games: int = SUNZI_GAMES,
-                 seed: int = 0, jobs: int = 1, progress: bool = False) -> Path:
+def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026, jobs: int = 1,
+                 progress: bool = False, quick: bool = False) -> Path:
     """Run the default Sunzi / Dynasties study and write ``index.md`` with its PNGs and CSVs.
 
     Parameters
     ----------
     out_dir : folder for the report (created; files in it are overwritten).
-    n_games : games per batch. The study has 2 x 4 mode batches, 2 x 2 x 16 fixed leader
-        pairings and 2 x 9 strategy pairings: 90 batches.
+    n_games : games per batch (default SUNZI_GAMES, or QUICK_GAMES with ``quick``). The study
+        has 2 x 4 mode batches, 2 x 2 x 16 fixed leader pairings and 2 x 9 strategy pairings:
+        90 batches.
     seed : master seed of every batch: game g gets the chance streams of (seed, g) in every
         batch, so the mode comparison is paired on common random numbers.
     jobs : parallel workers per batch (threads; see sim.runner.simulate).
     progress : show a progress bar over the batches.
+    quick : a small run (QUICK_GAMES per batch) to check the pipeline, not to read the numbers.
 
     Returns
     -------
     Path of the written index.md.
     """
+    if n_games is None:
+        n_games = QUICK_GAMES if quick else SUNZI_GAMES
     doc = Doc(Path(out_dir))
     n_pairings = len(SUNZI_PAIRINGS)
     n_batches = (n_pairings * len(SZ.MODES) + n_pairings * len(SUNZI_GRID_MODES) * 16
@@ -80,12 +86,27 @@ def sunzi_report(out_dir: str | Path = "reports/sunzi", n_games: int = SUNZI_GAM
     return doc.write()
 
 
+# --- formatters ----------------------------------------------------------------------------
+
+def batch_label(table: pd.DataFrame) -> list[str]:
+    return [f"{p} | {m}" for p, m in zip(table["pairing"], table["mode"])]
+
+
+def share_text(stages: pd.DataFrame, key) -> str:
+    games, white = stages.loc[key, "games"], stages.loc[key, "white_wins"]
+    if games == 0:
+        return "-"
+    low, high = wilson(white, games)
+    return f"{white / games:.1%} ({100 * low:.1f}-{100 * high:.1f})"
+
+
+
 def _sunzi_intro(doc: "Doc", n_games: int, seed: int) -> None:
     leaders = pd.DataFrame({"letter": list("abcd"), "White (Sun Wu)": LEADER_NAMES[0],
                             "Black (King of Chu)": LEADER_NAMES[1]})
     doc.text(
         "# Sunzi / Dynasties: balance report\n\n"
-        f"Made by `analysis.sunzi_report.sunzi_report` (balance-toolkit {__version__}): {n_games:,} "
+        f"Made by `analysis.studies.sunzi` (balance-toolkit {__version__}): {n_games:,} "
         f"games per batch, master seed {seed}. White = Sun Wu = seat 0, Black = King Zhao of Chu "
         "= seat 1. Each table names the batches it comes from; `provenance.json` holds the full "
         "rule variant, strategies, n, seed and version of every CSV. Rule ids (SZ-n, OP-n) refer "

@@ -16,12 +16,13 @@ from sim.parthian.rules import PLAYER_COUNTS, ParthianRules
 from sim.results import Results
 from sim.runner import simulate
 
-from . import plots
-from . import tables as T
-from .markdown import Doc, markdown_table, overview_view, seat_view
+from .. import plots
+from .. import tables as T
+from ..markdown import Doc, markdown_table, p_text, pct_text, seat_view
 
 
 DEFAULT_GAMES = 50_000
+QUICK_GAMES = 2_000
 OFFSETS = tuple(range(-4, 5))
 MIX_PLAYERS = 4
 # Seats are filled in the listed order; the rules give no seat a role (play is simultaneous).
@@ -43,22 +44,26 @@ OP1_NOTE = (
     "legion-strength sweep describe this set, not the printed cards.")
 
 
-def parthian_report(out_dir: str | Path = "reports/parthian", n_games: int = DEFAULT_GAMES,
-                    seed: int = 0, jobs: int = 1, progress: bool = False) -> Path:
+def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026, jobs: int = 1,
+                 progress: bool = False, quick: bool = False) -> Path:
     """Run the default Parthian Shot study and write ``index.md`` with its PNGs and CSVs.
 
     Parameters
     ----------
     out_dir : folder for the report (created; files in it are overwritten).
-    n_games : games per batch. The study has 4 + 7 + 36 = 47 batches.
+    n_games : games per batch (default DEFAULT_GAMES, or QUICK_GAMES with ``quick``). The study
+        has 4 + 7 + 36 = 47 batches.
     seed : master seed of every batch (the same game id gets the same deal in every batch).
     jobs : parallel workers per batch (see sim.runner.simulate).
     progress : show a progress bar over the batches.
+    quick : a small run (QUICK_GAMES per batch) to check the pipeline, not to read the numbers.
 
     Returns
     -------
     Path of the written index.md.
     """
+    if n_games is None:
+        n_games = QUICK_GAMES if quick else DEFAULT_GAMES
     doc = Doc(Path(out_dir))
     n_batches = len(PLAYER_COUNTS) + len(MIXES) + len(PLAYER_COUNTS) * len(OFFSETS)
     bar = tqdm(total=n_batches, unit="batch", disable=not progress, desc="parthian report")
@@ -86,7 +91,7 @@ def parthian_report(out_dir: str | Path = "reports/parthian", n_games: int = DEF
 
 def _intro(doc: "Doc", n_games: int, seed: int) -> None:
     doc.text(f"# Parthian Shot: balance report\n\n"
-             f"Made by `analysis.parthian_report.parthian_report` (balance-toolkit {__version__}): "
+             f"Made by `analysis.studies.parthian` (balance-toolkit {__version__}): "
              f"{n_games:,} games per batch, master seed {seed}. Each table names the batches it "
              "comes from; `provenance.json` holds the full rule variant, strategies, n, seed and "
              "version of every CSV.\n\n" + OP1_NOTE)
@@ -173,6 +178,23 @@ def _sweep(doc: "Doc", run) -> None:
                "with the 95% interval of the mean as a band.")
     doc.figure("c_sweep_heatmap", plots.heatmap(sweep, "players", "legion_offset", "victory"),
                "The same team victory rates as a grid: one cell per player count and offset.")
+
+
+def overview_view(table: pd.DataFrame) -> pd.DataFrame:
+    keys = [c for c in table.columns if c not in HEADLINE and not c.startswith(("victory", "rounds"))]
+    return pd.DataFrame({
+        **{k: table[k] for k in keys},
+        "games with a winner": (table["n_decided"] / table["n_games"]).map("{:.1%}".format),
+        "team victory (95% CI)": pct_text(table["victory"], table["victory_low"], table["victory_high"]),
+        "balance": table["balance"].map("{:.3f}".format),
+        "seat uniformity p": table["uniformity_p"].map(p_text),
+        "mean rounds (95% CI)": [f"{m:.2f} ({lo:.2f}-{hi:.2f})" for m, lo, hi in
+                                 zip(table["rounds_mean"], table["rounds_low"], table["rounds_high"])],
+        "sd rounds": table["rounds_sd"].map("{:.2f}".format),
+    })
+
+
+HEADLINE = {"n_games", "n_decided", "balance", "uniformity_p"}
 
 
 def means_view(table: pd.DataFrame) -> pd.DataFrame:
