@@ -56,6 +56,10 @@ class GameSpec:
     strategies: Mapping[str, "object"]   # name -> sim.strategy.Strategy (built-ins)
     n_strategy_params: int
     narrate: Callable = field(repr=False, default=None)
+    # End reasons whose share is a headline rate of the workbench (e.g. Parthian's team
+    # "victory"); the generic ones (seat win rates, first-seat advantage, decided share, mean
+    # length) come for every game from analysis.workbench.metrics.
+    headline_ends: tuple[str, ...] = ()
 
     def record_columns(self, n_seats: int) -> list[str]:
         names = [self.length_name, "end_reason", "winners", *self.game_columns]

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import RulesError
-from ..variant import Variant, option, parse_int_tuple
+from ..variant import Tunable, Variant, option, parse_int_tuple
 from . import layout as L
 
 PLAYER_COUNTS = (3, 4, 5, 6)
@@ -32,13 +32,15 @@ class ParthianRules(Variant):
     n_players: int = option(4, "number of players, 3 to 6", "PS-1")
     legions: tuple[int, ...] | None = option(
         None, "7 legion strengths for this player count (overrides the legion table)", "PS-2, OP-1",
-        parse=parse_int_tuple)
+        parse=parse_int_tuple, tune=Tunable(0, 99, span=10, per=("n_players",)))
     legion_table: str | None = option(
         None, "CSV of legion cards: strength,p3,p4,p5,p6 (1 = used at that count); "
         "default: the shipped 19-card set", "OP-1")
-    legion_offset: int = option(0, "added to every legion strength (for strength sweeps)", "OP-1")
-    charge_threshold: int = option(9, "a charge needs the shots in front to sum to more than this", "PS-4")
-    charges: int = option(2, "charge cards per player", "PS-1")
+    legion_offset: int = option(0, "added to every legion strength (for strength sweeps)", "OP-1",
+                                tune=Tunable(-20, 20, span=6))
+    charge_threshold: int = option(9, "a charge needs the shots in front to sum to more than this",
+                                   "PS-4", tune=Tunable(0, 99, span=6))
+    charges: int = option(2, "charge cards per player", "PS-1", tune=Tunable(0, 9))
     merit_ties: str = option("third", "who gets a merit after ties: 'third' = stop at the third "
                              "distinct value (as written), 'any' = any lower unique value", "OP-2",
                              choices=("third", "any"))
@@ -91,6 +93,21 @@ class ParthianRules(Variant):
             raise RulesError(f"legion strengths {strengths} (offset {self.legion_offset}) must lie "
                              f"between 0 and {MAX_STRENGTH}")
         return strengths
+
+    def tunable_value(self, name: str):
+        if name == "legions":  # the 7 strengths before the offset, from the table if not given
+            return self.legions if self.legions is not None else \
+                legion_table(self.legion_table)[self.n_players]
+        return super().tunable_value(name)
+
+    @classmethod
+    def tuned_file(cls, variants) -> tuple[str, str]:
+        """A legion table (OP-1) holding each variant's strengths at its player count; counts
+        without a variant keep the strengths of the first variant's table."""
+        table = dict(legion_table(variants[0].legion_table))
+        for variant in variants:
+            table[variant.n_players] = tuple(sorted(variant.strengths()))
+        return "legion_table", legion_table_csv(table)
 
     def kernel_args(self) -> tuple:
         rules = np.zeros(L.N_RULES, np.int64)
@@ -150,3 +167,15 @@ def legion_table(path: str | None = None) -> dict[int, tuple[int, ...]]:
             raise RulesError(f"{source}: {len(strengths)} cards are marked for {n} players; "
                              f"each player count needs exactly 7 (PS-2)")
     return {n: tuple(sorted(s)) for n, s in by_count.items()}
+
+
+def legion_table_csv(strengths: dict[int, tuple[int, ...]]) -> str:
+    """A legion table (the format :func:`legion_table` reads) with as few cards as possible:
+    a strength used k times at some player count is printed max k times, each copy marked for
+    the counts that need it."""
+    lines = ["strength," + ",".join(MARK_COLUMNS[n] for n in PLAYER_COUNTS)]
+    for strength in sorted({v for values in strengths.values() for v in values}):
+        need = {n: list(strengths.get(n, ())).count(strength) for n in PLAYER_COUNTS}
+        for copy in range(max(need.values())):
+            lines.append(f"{strength}," + ",".join(str(int(need[n] > copy)) for n in PLAYER_COUNTS))
+    return "\n".join(lines) + "\n"

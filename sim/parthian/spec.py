@@ -20,4 +20,5 @@ SPEC = register(GameSpec(
     strategies=BUILTINS,
     n_strategy_params=layout.N_STRATEGY_PARAMS,
     narrate=narrate,
+    headline_ends=("victory",),   # PS-15: the team beats all 7 legions
 ))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import RulesError
-from ..variant import Variant, option
+from ..variant import Tunable, Variant, option
 from . import layout as L
 
 DEFAULT_REGIONS = ("Xinjiang", "Tibet", "Qinghai", "Mongolia", "Mandarin")  # OP-1, left to right
@@ -83,11 +83,11 @@ class SunziRules(Variant):
                                      parse=parse_pairs)
     tiles: tuple | None = option(None, "scoring tiles like '1-2-4,1-3-5' (values for rounds 3, 6, "
                                  "9); at least one per region; default: the published 10",
-                                 "OP-2, SZ-4", parse=parse_tiles)
+                                 "OP-2, SZ-4", parse=parse_tiles, tune=Tunable(0, 99, span=3))
     track_length: int = option(9, "steps from the centre of the score track to a red zone",
-                               "OP-3, SZ-19")
+                               "OP-3, SZ-19", tune=Tunable(1, 40, span=4))
     armies: int | None = option(None, "armies per side; default 21 (basic) or 18 (advanced)",
-                                "SZ-1, SZ-2")
+                                "SZ-1, SZ-2", tune=Tunable(1, 99, span=6, per=("mode",)))
     plague_rounding: str = option("seed", "seed: a Plague removes round-half-up(n/2) of each "
                                   "side's n armies; ruling: halve rounding down, never below 1",
                                   "OP-4", choices=("seed", "ruling"))
@@ -239,6 +239,18 @@ class SunziRules(Variant):
             labels = ", ".join(L.CARD_LABELS[c] for c in wanted)
             raise RulesError(f"{name}={order!r} must be an ordering of this mode's deck: {labels}")
         return ids
+
+    def tunable_value(self, name: str):
+        if name == "armies":
+            return self.start_armies()
+        if name == "tiles":  # flat: tile 0's values for rounds 3, 6, 9, then tile 1's, ...
+            return tuple(v for tile in self.tile_set() for v in tile)
+        return super().tunable_value(name)
+
+    def tunable_changes(self, name: str, values: tuple) -> dict:
+        if name == "tiles":
+            return {name: tuple(tuple(values[i:i + 3]) for i in range(0, len(values), 3))}
+        return super().tunable_changes(name, values)
 
     def kernel_args(self) -> tuple:
         r = np.zeros(L.N_RULES, np.int64)
