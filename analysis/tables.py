@@ -28,7 +28,7 @@ QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 def n_decided(summary: Summary) -> int:
     """Games somebody won: each such game hands out win shares that sum to exactly 1."""
-    return int(round(float(summary.win_sums.sum())))
+    return summary.n_decided
 
 
 def seat_table(batch: Results | Summary, provenance: dict | None = None,

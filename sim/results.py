@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,9 +24,15 @@ def win_shares(winners: np.ndarray, n_seats: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(m, sums, sumsq, mins, maxs, win_sums, win_sumsq, end_counts, win_by_end, length_hist):
-    """One pass over a record matrix (numpy would take several passes and an int64 copy)."""
-    n_seats = win_sums.shape[0]
+def _accumulate(m, first_game, sums, sumsq, mins, maxs, wins, end_counts, length_hist):
+    """One pass over a record matrix (numpy would take several passes and an int64 copy).
+
+    Everything is an integer count or an int64 sum of int16 values, so a chunk's figures are
+    exact: a chunk would need 8.6e9 games of the largest int16 value to overflow ``sumsq``.
+    ``wins[r, end, k - 1, seat]`` counts games (with ``game_id % n_rotations == r``) that ended
+    for ``end`` and that ``seat`` won together with k - 1 others.
+    """
+    n_rotations, n_seats = wins.shape[0], wins.shape[3]
     for g in range(m.shape[0]):
         for c in range(m.shape[1]):
             v = np.int64(m[g, c])
@@ -39,19 +46,34 @@ def _accumulate(m, sums, sumsq, mins, maxs, win_sums, win_sumsq, end_counts, win
         k = 0
         for seat in range(n_seats):
             k += (winners >> seat) & 1
+        if k == 0:
+            continue
+        r = (first_game + g) % n_rotations
         for seat in range(n_seats):
             if (winners >> seat) & 1:
-                win_sums[seat] += 1.0 / k
-                win_sumsq[seat] += 1.0 / (k * k)
-                win_by_end[end, seat] += 1.0 / k
+                wins[r, end, k - 1, seat] += 1
+
+
+def _exact(values) -> np.ndarray:
+    """An object array of Python ints: sums that can never overflow, however many merges."""
+    return np.array([int(v) for v in np.ravel(values)], dtype=object).reshape(np.shape(values))
 
 
 @dataclass
 class Summary:
     """Aggregates of a batch that merge by addition: all that streaming mode keeps.
 
-    ``sums/sumsq/mins/maxs`` are per record column (``columns``); win shares are per seat, also
-    split by end reason; ``length_hist[k]`` counts games of length k.
+    Every aggregate is exact, however many games are merged:
+
+    - ``column_sums`` / ``column_squares`` (per record column, ``columns``) are Python ints
+      (an object array), so they never overflow and never round;
+    - ``win_counts[r, end, k - 1, seat]`` counts the games that ``seat`` won together with
+      k - 1 others (a shared win is worth 1/k), split by end reason and, for rotated-seat
+      batches, by rotation r = game_id mod N; ``end_counts`` and ``length_hist`` count games.
+      These are int64 counts, bounded by the number of games (limit 9.2e18 games).
+
+    The float figures the tables read (``sums``, ``sumsq``, ``win_sums``, ``win_sumsq``,
+    ``win_sums_by_end``) are derived from the exact ones on demand, rounded once.
     """
 
     game: str
@@ -61,61 +83,140 @@ class Summary:
     unfinished: tuple[str, ...]
     columns: tuple[str, ...]
     n_games: int = 0
-    sums: np.ndarray = None
-    sumsq: np.ndarray = None
+    column_sums: np.ndarray = None
+    column_squares: np.ndarray = None
     mins: np.ndarray = None
     maxs: np.ndarray = None
-    win_sums: np.ndarray = None
-    win_sumsq: np.ndarray = None
+    win_counts: np.ndarray = None
     end_counts: np.ndarray = None
-    win_sums_by_end: np.ndarray = None
     length_hist: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    rotated: bool = False
 
     @classmethod
-    def empty(cls, spec: GameSpec, n_seats: int) -> "Summary":
+    def empty(cls, spec: GameSpec, n_seats: int, rotated: bool = False) -> "Summary":
         columns = tuple(spec.record_columns(n_seats))
         c, r = len(columns), len(spec.end_reasons)
+        n_rotations = n_seats if rotated else 1
         return cls(spec.name, n_seats, spec.length_name, tuple(spec.end_reasons),
-                   tuple(spec.unfinished_reasons), columns, 0,
-                   np.zeros(c), np.zeros(c), np.full(c, np.iinfo(np.int64).max),
-                   np.full(c, np.iinfo(np.int64).min), np.zeros(n_seats), np.zeros(n_seats),
-                   np.zeros(r, np.int64), np.zeros((r, n_seats)))
+                   tuple(spec.unfinished_reasons), columns, 0, _exact(np.zeros(c, np.int64)),
+                   _exact(np.zeros(c, np.int64)), np.full(c, np.iinfo(np.int64).max),
+                   np.full(c, np.iinfo(np.int64).min),
+                   np.zeros((n_rotations, r, n_seats, n_seats), np.int64), np.zeros(r, np.int64),
+                   rotated=bool(rotated))
 
     @classmethod
-    def of(cls, spec: GameSpec, n_seats: int, matrix: np.ndarray) -> "Summary":
-        s = cls.empty(spec, n_seats)
+    def of(cls, spec: GameSpec, n_seats: int, matrix: np.ndarray, first_game: int = 0,
+           rotated: bool = False) -> "Summary":
+        """The summary of a record matrix whose first row is game ``first_game`` of the batch."""
+        s = cls.empty(spec, n_seats, rotated)
         if len(matrix) == 0:
             return s
         s.n_games = len(matrix)
         s.length_hist = np.zeros(int(matrix[:, RECORD_LENGTH].max()) + 1, np.int64)
-        _accumulate(matrix, s.sums, s.sumsq, s.mins, s.maxs, s.win_sums, s.win_sumsq,
-                    s.end_counts, s.win_sums_by_end, s.length_hist)
+        sums, sumsq = np.zeros(len(s.columns), np.int64), np.zeros(len(s.columns), np.int64)
+        _accumulate(matrix, np.int64(first_game), sums, sumsq, s.mins, s.maxs, s.win_counts,
+                    s.end_counts, s.length_hist)
+        s.column_sums, s.column_squares = _exact(sums), _exact(sumsq)
         return s
 
     def __add__(self, other: "Summary") -> "Summary":
         if (self.game, self.n_seats, self.columns) != (other.game, other.n_seats, other.columns):
             raise RunError("cannot merge summaries of different games or seat counts")
+        if self.rotated != other.rotated:
+            raise RunError("cannot merge a rotated-seat summary with a fixed-seat one")
         hist = np.zeros(max(len(self.length_hist), len(other.length_hist)), np.int64)
         hist[:len(self.length_hist)] += self.length_hist
         hist[:len(other.length_hist)] += other.length_hist
         return Summary(self.game, self.n_seats, self.length_name, self.end_labels, self.unfinished,
-                       self.columns, self.n_games + other.n_games, self.sums + other.sums,
-                       self.sumsq + other.sumsq, np.minimum(self.mins, other.mins),
-                       np.maximum(self.maxs, other.maxs), self.win_sums + other.win_sums,
-                       self.win_sumsq + other.win_sumsq, self.end_counts + other.end_counts,
-                       self.win_sums_by_end + other.win_sums_by_end, hist)
+                       self.columns, int(self.n_games) + int(other.n_games),
+                       self.column_sums + other.column_sums,
+                       self.column_squares + other.column_squares,
+                       np.minimum(self.mins, other.mins), np.maximum(self.maxs, other.maxs),
+                       _checked_sum(self.win_counts, other.win_counts),
+                       _checked_sum(self.end_counts, other.end_counts), _checked_sum(hist, 0),
+                       self.rotated)
+
+    # Derived float figures (what the tables read) ---------------------------------------------
+
+    @property
+    def sums(self) -> np.ndarray:
+        return self.column_sums.astype(float)
+
+    @property
+    def sumsq(self) -> np.ndarray:
+        return self.column_squares.astype(float)
+
+    def _shares(self, counts: np.ndarray, power: int = 1) -> np.ndarray:
+        """sum over k of counts[..., k - 1, seat] / k**power, exactly, then rounded once."""
+        k = np.arange(1, self.n_seats + 1)
+        scale = math.lcm(*(int(v) ** power for v in k))
+        weights = np.array([scale // int(v) ** power for v in k], dtype=object)
+        scaled = (counts.astype(object) * weights[:, None]).sum(axis=-2)
+        return (scaled / scale).astype(float)
+
+    @property
+    def win_sums(self) -> np.ndarray:
+        """float64[S]: each seat's wins, a shared win counting 1/k."""
+        return self._shares(self.win_counts.sum(axis=(0, 1)))
+
+    @property
+    def win_sumsq(self) -> np.ndarray:
+        return self._shares(self.win_counts.sum(axis=(0, 1)), power=2)
+
+    @property
+    def win_sums_by_end(self) -> np.ndarray:
+        """float64[R, S]: win shares split by end reason."""
+        return self._shares(self.win_counts.sum(axis=0))
+
+    @property
+    def n_decided(self) -> int:
+        """Games somebody won (exact): a game with k winners appears k times in win_counts."""
+        per_k = self.win_counts.sum(axis=(0, 1, 3)).astype(object)
+        return int(sum(count // (k + 1) for k, count in enumerate(per_k)))
 
     def mean(self, column: str) -> float:
-        return self.sums[self.columns.index(column)] / self.n_games
+        return int(self.column_sums[self.columns.index(column)]) / int(self.n_games)
 
     def std(self, column: str) -> float:
-        i = self.columns.index(column)
-        mean = self.sums[i] / self.n_games
-        return float(np.sqrt(max(self.sumsq[i] / self.n_games - mean * mean, 0.0)))
+        """Population sd, from the exact sums (no cancellation)."""
+        i, n = self.columns.index(column), int(self.n_games)
+        total, squares = int(self.column_sums[i]), int(self.column_squares[i])
+        return math.sqrt((n * squares - total * total) / (n * n))
 
     @property
     def n_unfinished(self) -> int:
         return int(sum(self.end_counts[self.end_labels.index(r)] for r in self.unfinished))
+
+    # Plain-data form (JSON-safe, exact) for checkpoints -----------------------------------------
+
+    def to_dict(self) -> dict:
+        return {"game": self.game, "n_seats": self.n_seats, "length_name": self.length_name,
+                "end_labels": list(self.end_labels), "unfinished": list(self.unfinished),
+                "columns": list(self.columns), "n_games": int(self.n_games),
+                "column_sums": [int(v) for v in self.column_sums],
+                "column_squares": [int(v) for v in self.column_squares],
+                "mins": self.mins.tolist(), "maxs": self.maxs.tolist(),
+                "win_counts": self.win_counts.tolist(), "end_counts": self.end_counts.tolist(),
+                "length_hist": self.length_hist.tolist(), "rotated": self.rotated}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Summary":
+        return cls(d["game"], int(d["n_seats"]), d["length_name"], tuple(d["end_labels"]),
+                   tuple(d["unfinished"]), tuple(d["columns"]), int(d["n_games"]),
+                   _exact(d["column_sums"]), _exact(d["column_squares"]),
+                   np.array(d["mins"], np.int64), np.array(d["maxs"], np.int64),
+                   np.array(d["win_counts"], np.int64).reshape(-1, len(d["end_labels"]),
+                                                               d["n_seats"], d["n_seats"]),
+                   np.array(d["end_counts"], np.int64), np.array(d["length_hist"], np.int64),
+                   bool(d["rotated"]))
+
+
+def _checked_sum(a, b) -> np.ndarray:
+    """a + b for int64 counts, refusing (never wrapping) past 2^63 - 1."""
+    total = np.asarray(a, np.int64) + np.asarray(b, np.int64)
+    if np.any(total < 0):
+        raise RunError("a game count passed 2^63 - 1 (9.2e18 games); merge fewer summaries")
+    return total
 
 
 def records_frame(spec: GameSpec, n_seats: int, matrix: np.ndarray, first_game: int = 0) -> pd.DataFrame:
