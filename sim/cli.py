@@ -15,6 +15,11 @@ EPILOG = """examples:
   balance options parthian            (every rule option, its default and rule id)
   balance report                      (the default study of every game, under reports/)
   balance bench                       (games/s and memory; see docs/benchmarks.md)
+  balance simulate parthian --precision 0.5      (as many games as 0.5 pp intervals need)
+  balance sweep parthian --vary n_players=3,4,5,6 --vary legion_offset=-2,0,2
+  balance ablate parthian --players 4           (which design values matter; tornado chart)
+  balance sensitivity parthian --vary charge_threshold=6..12 --vary legion_offset=-3..3
+  balance tune parthian --target victory=0.5 --over n_players=3,4,5,6 --vary legions -s cautious
 """
 
 
@@ -35,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from analysis.workbench.cli import add_commands as add_workbench_commands
+    from analysis.workbench.cli import add_precision_arguments
     from .game import game_names
 
     parser = argparse.ArgumentParser(
@@ -58,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="keep only aggregates: bounded memory for 10^8 games, no per-game table")
     sim.add_argument("--out", type=Path, help="write the per-game table to this Parquet file")
     sim.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_precision_arguments(sim)
     sim.set_defaults(run=run_simulate)
 
     play = commands.add_parser("play", help="play one game and print it as a narrative",
@@ -79,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--jobs", type=int, default=-1, help="parallel workers (default: all cores)")
     report.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
     report.set_defaults(run=run_report)
+
+    add_workbench_commands(commands, games, add_game_arguments)
 
     bench = commands.add_parser("bench", help="measure games/s per core and peak memory",
                                 description="Benchmark the kernels (see docs/benchmarks.md).")
@@ -149,6 +159,10 @@ def run_simulate(args) -> int:
     from analysis.tables import print_summary
     from .runner import simulate
 
+    if args.precision is not None:  # grown in steps to a precision (analysis.workbench)
+        from analysis.workbench.cli import run_simulate_precise
+
+        return run_simulate_precise(args)
     spec, rules, strategies = game_request(args)
     if args.out and args.stream:
         raise BalanceError("--stream keeps no per-game table, so --out cannot be written; drop one")

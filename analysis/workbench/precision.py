@@ -43,14 +43,15 @@ def next_size(row: dict, game, n_seats: int, precision: float, max_games: int) -
 
 
 def simulate_precise(game, rules=None, strategies="random", precision: float = 1.0, seed: int = 0,
-                     *, max_games: int = DEFAULT_MAX_GAMES, jobs: int = 1, backend: str = "loky",
-                     stream: bool = False, progress: bool | None = False) -> Results:
+                     *, max_games: int = DEFAULT_MAX_GAMES, progress: bool | None = False,
+                     **options) -> Results:
     """Play games 0..n-1 of ``seed`` with the smallest n on the growth schedule at which every
     headline rate's 95% half-width is at most ``precision`` percentage points (or n reaches
     ``max_games``).
 
     Returns Results whose provenance adds ``precision_pp``, ``precision_met`` and ``steps``
-    (the batch sizes tried).
+    (the batch sizes tried). ``options`` go to every ``simulate`` step (jobs, backend, stream,
+    chunk_size...).
     """
     check_precision(precision, max_games)
     spec = get_game(game)
@@ -58,8 +59,8 @@ def simulate_precise(game, rules=None, strategies="random", precision: float = 1
     n, parts, summary, first, steps = 0, [], None, None, []
     target = min(FIRST_STEP, max_games)
     while True:
-        part = simulate(spec, rules, strategies, target - n, seed, jobs=jobs, backend=backend,
-                        stream=stream, progress=progress, first_game=n)
+        part = simulate(spec, rules, strategies, target - n, seed, progress=progress,
+                        first_game=n, **options)
         first = first or part
         summary = part.summary if summary is None else summary + part.summary
         if part.records is not None:

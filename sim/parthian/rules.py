@@ -102,11 +102,12 @@ class ParthianRules(Variant):
 
     @classmethod
     def tuned_file(cls, variants) -> tuple[str, str]:
-        """A legion table (OP-1) holding each variant's strengths at its player count; counts
-        without a variant keep the strengths of the first variant's table."""
+        """A legion table (OP-1) holding each variant's strengths at its player count, before
+        the offset (a tuned legion_offset stays an option); counts without a variant keep the
+        strengths of the first variant's table."""
         table = dict(legion_table(variants[0].legion_table))
         for variant in variants:
-            table[variant.n_players] = tuple(sorted(variant.strengths()))
+            table[variant.n_players] = tuple(sorted(variant.tunable_value("legions")))
         return "legion_table", legion_table_csv(table)
 
     def kernel_args(self) -> tuple:

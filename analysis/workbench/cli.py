@@ -1,0 +1,254 @@
+"""`balance sweep | ablate | sensitivity | tune`, and `balance simulate --precision`.
+
+sim/cli.py calls :func:`add_commands` while it builds its parser; every command here is a thin
+wrapper over the Python function of the same name, which does the work and returns DataFrames.
+Heavy imports happen inside the run functions, so `balance --help` stays fast.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+TUNE_EXAMPLE = ("balance tune parthian --target victory=0.5 --over n_players=3,4,5,6 "
+                "--vary legions -s cautious")
+
+
+def add_commands(commands, games: list[str], add_game_arguments) -> None:
+    """Add the workbench subcommands to the `balance` parser."""
+    sweep = commands.add_parser(
+        "sweep", help="a grid over options: one row per point, every headline metric with its 95%% CI",
+        description="Play every point of a grid of options on the same master seed (common random "
+        "numbers) and write a tidy table (CSV + Parquet) and a line plot (one --vary) or heat map "
+        "(two). Example: balance sweep parthian --vary n_players=3,4,5,6 --vary legion_offset=-2,0,2",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(sweep, games, add_game_arguments, "sweep", 10_000)
+    sweep.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
+                       help="an option (n_players, merit_ties, ...), 'strategies' (seats joined "
+                       "by +), or a tunable (legions[3]); repeat for a grid")
+    sweep.add_argument("--metric", help="metric to plot (default: the game's headline rate)")
+    sweep.set_defaults(run=run_sweep)
+
+    ablate = commands.add_parser(
+        "ablate", help="every tunable value one step up and down: paired effects + tornado chart",
+        description="Move every declared tunable parameter (see `balance options GAME`) one step "
+        "up and one step down, play each change on the same games as the current values, and "
+        "report the paired change of every headline metric with its 95%% paired interval.")
+    _common(ablate, games, add_game_arguments, "ablate", 10_000)
+    ablate.add_argument("--param", action="append", metavar="NAME",
+                        help="only these parameters (repeatable; default: every tunable)")
+    ablate.add_argument("--metric", help="metric of the tornado chart (default: the headline rate)")
+    ablate.set_defaults(run=run_ablate)
+
+    sens = commands.add_parser(
+        "sensitivity", help="Morris screening and Sobol indices (SALib) over ranges of tunables",
+        description="Global sensitivity of the headline metrics to tunable parameters varied "
+        "together over ranges: Morris mu*/sigma and Sobol S1/ST with bootstrap 95%% intervals. "
+        "Example: balance sensitivity parthian --vary charge_threshold=6..12 --vary legion_offset=-3..3")
+    _common(sens, games, add_game_arguments, "sensitivity", 2_000)
+    sens.add_argument("--vary", action="append", required=True, metavar="NAME[=LO..HI]",
+                      help="a tunable and its range (default: its declared search range)")
+    sens.add_argument("--method", action="append", choices=("morris", "sobol"),
+                      help="morris, sobol (repeatable; default both)")
+    sens.add_argument("--samples", type=int, default=32,
+                      help="Morris trajectories and Sobol base sample (default 32)")
+    sens.add_argument("--metric", action="append", help="metrics to analyse (repeatable)")
+    sens.set_defaults(run=run_sensitivity)
+
+    tune = commands.add_parser(
+        "tune", help="find tunable values that hit target metrics; verified on a fresh seed",
+        description="Search (Optuna TPE) values of the --vary parameters that bring every "
+        "--target metric to its value at every --over point, with sample sizes growing as the "
+        "search narrows; re-run the winner on a seed never used in the search and report that "
+        "verified figure with its interval. Writes values, verification and a data file that "
+        f"-o accepts (Parthian: legion_table.csv).\n\nexample:\n  {TUNE_EXAMPLE}",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(tune, games, add_game_arguments, "tune", None, precision=0.5)
+    tune.add_argument("--target", action="append", required=True, metavar="METRIC=VALUE",
+                      help="e.g. victory=0.5, win_0=0.5 (repeatable)")
+    tune.add_argument("--vary", action="append", required=True, metavar="NAME[=LO..HI]",
+                      help="tunables to search (a vector option such as legions = all its values)")
+    tune.add_argument("--over", action="append", default=[], metavar="NAME=V1,V2,...",
+                      help="points at which every target must hold, e.g. n_players=3,4,5,6")
+    tune.add_argument("--fewest-changes", action="store_true",
+                      help="prefer changing as few parameters as possible; lists what changed")
+    tune.add_argument("--trials", type=int, default=150, help="search trials per study (default 150)")
+    tune.add_argument("--tolerance", type=float, default=0.02,
+                      help="a verified metric this close to its target is a hit (default 0.02)")
+    tune.add_argument("--search-games", type=int, default=64_000,
+                      help="most games per search trial (default 64000)")
+    tune.set_defaults(run=run_tune)
+
+
+def _common(parser, games, add_game_arguments, name, default_games, precision=None) -> None:
+    add_game_arguments(parser, games)
+    if default_games is not None:
+        parser.add_argument("--games", type=int, default=default_games,
+                            help=f"games per point (default {default_games})")
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel threads per batch (default 1)")
+    parser.add_argument("--precision", type=float, default=precision, metavar="PP",
+                        help="grow batches until every headline rate's 95%% half-width is at most "
+                        "PP percentage points" + (f" (verification; default {precision})" if precision else ""))
+    parser.add_argument("--max-games", type=int, default=None, help="cap for --precision")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"output folder (default workbench/GAME-{name})")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def add_precision_arguments(parser) -> None:
+    """--precision and --max-games on `balance simulate`."""
+    parser.add_argument("--precision", type=float, metavar="PP", default=None,
+                        help="instead of --games: grow the batch until every headline rate's 95%% "
+                        "half-width is at most PP percentage points (deterministic)")
+    parser.add_argument("--max-games", type=int, default=None,
+                        help="cap for --precision (default 10^7)")
+
+
+def run_simulate_precise(args) -> int:
+    """`balance simulate --precision PP`: the usual summary, grown to the precision."""
+    from analysis.tables import print_summary
+    from sim.cli import game_request
+    from sim.errors import BalanceError
+
+    from .precision import DEFAULT_MAX_GAMES, simulate_precise
+
+    if getattr(args, "run_dir", None) or getattr(args, "dask", None):
+        raise BalanceError("--precision grows the batch in steps; it cannot be combined with "
+                           "--run-dir or --dask yet")
+    spec, rules, strategies = game_request(args)
+    extra = {"rotate_seats": True} if getattr(args, "rotate_seats", False) else {}
+    results = simulate_precise(spec, rules, strategies, args.precision, args.seed,
+                               max_games=args.max_games or DEFAULT_MAX_GAMES, jobs=args.jobs,
+                               chunk_size=args.chunk_size, backend=args.backend,
+                               stream=args.stream, progress=False if args.no_progress else None,
+                               **extra)
+    p = results.provenance
+    print(print_summary(results))
+    print(f"\n{p['n_games']:,} games (steps {', '.join(f'{n:,}' for n in p['steps'])}): precision "
+          f"{args.precision} pp {'reached' if p['precision_met'] else 'NOT reached (max games)'}")
+    if args.out:
+        print(f"per-game table: {results.to_parquet(args.out)}")
+    return 0
+
+
+def _request(args):
+    from sim.cli import game_request
+
+    spec, rules, strategies = game_request(args)
+    return spec, rules, (strategies if len(strategies) > 1 else strategies[0])
+
+
+def _out(args, name: str) -> Path:
+    out = args.out or Path("workbench") / f"{args.game}-{name}"
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _save(out: Path, name: str, table, figure=None) -> list[Path]:
+    paths = [out / f"{name}.csv", out / f"{name}.parquet"]
+    table.to_csv(paths[0], index=False)
+    table.to_parquet(paths[1], index=False)
+    (out / f"{name}.provenance.json").write_text(json.dumps(table.attrs["provenance"], indent=1,
+                                                            default=str))
+    if figure is not None:
+        paths.append(out / f"{name}.png")
+        figure.savefig(paths[-1], dpi=110)
+    return paths
+
+
+def _interval_view(table, metrics):
+    import pandas as pd
+
+    view = {}
+    for m in metrics:
+        if m in table and f"{m}_low" in table:
+            view[m] = [f"{v:.4f} ({lo:.4f}-{hi:.4f})" for v, lo, hi in
+                       zip(table[m], table[f"{m}_low"], table[f"{m}_high"])]
+    return pd.DataFrame(view)
+
+
+def run_sweep(args) -> int:
+    from .metrics import primary_metric
+    from .sweep import sweep, sweep_figure
+
+    spec, rules, strategies = _request(args)
+    table = sweep(spec, args.vary, rules, strategies, args.games, args.seed, precision=args.precision,
+                  max_games=args.max_games, jobs=args.jobs, progress=not args.no_progress)
+    metric = args.metric or primary_metric(spec)
+    figure = sweep_figure(table, metric)
+    varied = list(table.attrs["provenance"]["vary"])
+    view = table[[*varied, "n_games"]].join(_interval_view(table, [metric, "first_seat_advantage",
+                                                                   f"{spec.length_name}_mean"]))
+    print(view.to_string(index=False))
+    for path in _save(_out(args, "sweep"), "sweep", table, figure):
+        print(f"written: {path}")
+    return 0
+
+
+def run_ablate(args) -> int:
+    from .ablate import ablate, tornado
+    from .metrics import primary_metric
+
+    spec, rules, strategies = _request(args)
+    table = ablate(spec, rules, strategies, args.games, args.seed, knobs=args.param,
+                   precision=args.precision, max_games=args.max_games, jobs=args.jobs,
+                   progress=not args.no_progress)
+    metric = args.metric or primary_metric(spec)
+    part = table[table["metric"] == metric]
+    print(f"paired change in {metric} (n={table.attrs['provenance']['n_games']:,} games per variant, "
+          "95% paired CI, p Holm-corrected):")
+    print(part[["parameter", "value_from", "value_to", "diff", "ci_low", "ci_high", "p_holm",
+                "status"]].to_string(index=False, float_format="{:.4f}".format))
+    for path in _save(_out(args, "ablate"), "ablate", table, tornado(table, metric)):
+        print(f"written: {path}")
+    return 0
+
+
+def run_sensitivity(args) -> int:
+    from .sensitivity import METHODS, sensitivity, sensitivity_figure
+
+    spec, rules, strategies = _request(args)
+    table = sensitivity(spec, args.vary, rules, strategies, args.games, args.seed,
+                        methods=args.method or METHODS, samples=args.samples, metrics=args.metric,
+                        precision=args.precision, max_games=args.max_games, jobs=args.jobs,
+                        progress=not args.no_progress)
+    print(table.drop(columns=["n_games"]).to_string(index=False, float_format="{:.4f}".format))
+    out = _out(args, "sensitivity")
+    for path in _save(out, "sensitivity", table):
+        print(f"written: {path}")
+    for metric in table["metric"].unique():
+        path = out / f"sensitivity_{metric}.png"
+        sensitivity_figure(table, metric).savefig(path, dpi=110)
+        print(f"written: {path}")
+    return 0
+
+
+def run_tune(args) -> int:
+    from .tune import tune
+
+    spec, rules, strategies = _request(args)
+    result = tune(spec, args.target, args.vary, args.over, rules, strategies, args.seed,
+                  trials=args.trials, search_games=args.search_games, tolerance=args.tolerance,
+                  fewest_changes=args.fewest_changes, precision=args.precision or 0.5,
+                  max_games=args.max_games or 1_000_000, jobs=args.jobs,
+                  progress=not args.no_progress)
+    keys = list(result.verified.attrs["provenance"]["over"])
+    changed = result.values[result.values["changed"]]
+    print("changed values:" if len(changed) else "no value changed")
+    if len(changed):
+        print(changed.drop(columns="changed").to_string(index=False))
+    print("\nverified on a fresh seed (never used in the search):")
+    print(result.verified[[*keys, "metric", "target", "verified", "ci_low", "ci_high",
+                           "within_tolerance", "n_games", "seed"]]
+          .to_string(index=False, float_format="{:.4f}".format))
+    paths = result.write(_out(args, "tune"))
+    for path in paths.values():
+        print(f"written: {path}")
+    if result.file is not None:
+        option = result.file[0]
+        print(f"\nplay the tuned set: balance simulate {spec.name} -o {option}={paths[option]}")
+    elif result.flags:
+        print(f"\nplay the tuned set: balance simulate {spec.name} {' '.join(result.flags)}")
+    print("all targets hit" if result.hit else "NOT every target is within the tolerance")
+    return 0 if result.hit else 1
