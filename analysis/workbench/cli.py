@@ -245,10 +245,10 @@ def run_tune(args) -> int:
     paths = result.write(_out(args, "tune"))
     for path in paths.values():
         print(f"written: {path}")
+    command = [f"balance simulate {spec.name}", *result.flags]
     if result.file is not None:
-        option = result.file[0]
-        print(f"\nplay the tuned set: balance simulate {spec.name} -o {option}={paths[option]}")
-    elif result.flags:
-        print(f"\nplay the tuned set: balance simulate {spec.name} {' '.join(result.flags)}")
+        command.append(f"-o {result.file[0]}={paths[result.file[0]]}")
+    print(f"\nplay the tuned set: {' '.join(command)}" + (f" (with {', '.join(keys)} as tuned)"
+                                                           if keys else ""))
     print("all targets hit" if result.hit else "NOT every target is within the tolerance")
     return 0 if result.hit else 1
