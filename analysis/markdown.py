@@ -1,8 +1,13 @@
-"""Writing a report: Markdown blocks, CSV tables and PNG figures with provenance per file,
-and the small formatters every game's report shares."""
+"""Writing a report: one content (text, tables, figures, findings, a verdict) rendered twice,
+as Markdown (``index.md``) and as an HTML page (``index.html``, see analysis/html.py), with CSV
+tables and PNG figures next to them and the provenance of every table; plus the small formatters
+every study shares.
+"""
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -45,6 +50,20 @@ def seat_view(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     })
 
 
+def interval_verdict(what: str, estimate: float, low: float, high: float, where: str = "") -> str:
+    """'largest seat advantage +1.2 pp (seat 2, 5 players; 95% CI +0.8 to +1.6), excludes zero'.
+
+    ``estimate``, ``low`` and ``high`` are differences of proportions (shown in percentage
+    points) whose value of no effect is zero.
+    """
+    place = f"{where}; " if where else ""
+    if pd.isna(low) or pd.isna(high):
+        return f"{what} {100 * estimate:+.1f} pp ({place}no interval: the result never varied)"
+    verdict = "excludes zero" if low > 0 or high < 0 else "includes zero"
+    return (f"{what} {100 * estimate:+.1f} pp ({place}95% CI {100 * low:+.1f} to "
+            f"{100 * high:+.1f}), {verdict}")
+
+
 def markdown_table(frame: pd.DataFrame) -> str:
     """A GitHub-style Markdown table (pandas' to_markdown needs the tabulate package)."""
     def cell(v) -> str:
@@ -57,34 +76,137 @@ def markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join([header, rule, *rows])
 
 
-class Doc:
-    """Collects the report: Markdown blocks, CSV tables, PNG figures, provenance per file."""
+@dataclass
+class Text:
+    markdown: str
 
-    def __init__(self, out: Path):
-        self.out = out
+
+@dataclass
+class Table:
+    """A table as shown (``view``: formatted cells) and where it comes from."""
+    view: pd.DataFrame
+    file: str | None            # the CSV with the full table (None: the view is all there is)
+    provenance: dict | None     # the batches behind it (None: not simulated, see ``source``)
+    caption: str | None = None
+    source: str | None = None   # what a table that was not simulated comes from
+
+    @property
+    def provenance_text(self) -> str:
+        return describe(self.provenance) if self.provenance else (self.source or "")
+
+
+@dataclass
+class Figure:
+    file: str
+    how_to_read: str
+
+
+@dataclass
+class Doc:
+    """Collects a report and writes it as Markdown and HTML, with CSVs, PNGs and provenance.
+
+    The first text block should open with the report's title as a level-1 heading
+    (``# Game: balance report``); the summary (verdict and findings) is shown right under it.
+    """
+    out: Path
+    blocks: list = field(default_factory=list)
+    provenance: dict[str, dict] = field(default_factory=dict)
+    findings: list[str] = field(default_factory=list)
+    verdict_text: str | None = None
+
+    def __post_init__(self):
+        self.out = Path(self.out)
         self.out.mkdir(parents=True, exist_ok=True)
-        self.blocks: list[str] = []
-        self.provenance: dict[str, dict] = {}
+
+    # --- content ------------------------------------------------------------------------------
 
     def text(self, markdown: str) -> None:
-        self.blocks.append(markdown)
+        self.blocks.append(Text(markdown))
+
+    def finding(self, text: str) -> None:
+        """One line of the "Summary of findings" shown at the top (Markdown allowed)."""
+        self.findings.append(text)
+
+    def verdict(self, text: str) -> None:
+        """The one-line verdict shown on the site's index next to the game."""
+        self.verdict_text = text
 
     def csv(self, name: str, table: pd.DataFrame) -> str:
         table.to_csv(self.out / f"{name}.csv", index=False)
         self.provenance[f"{name}.csv"] = table.attrs.get("provenance", {})
         return f"{name}.csv"
 
-    def table(self, name: str, table: pd.DataFrame, view: pd.DataFrame) -> None:
+    def table(self, name: str, table: pd.DataFrame, view: pd.DataFrame,
+              caption: str | None = None) -> None:
+        """Write ``table`` to ``<name>.csv`` and show ``view`` (its formatted cells)."""
         file = self.csv(name, table)
-        self.text(f"{markdown_table(view)}\n\n*Provenance:* {describe(table.attrs['provenance'])}. "
-                  f"Full table: [`{file}`]({file}).")
+        self.blocks.append(Table(view, file, table.attrs["provenance"], caption))
+
+    def show(self, view: pd.DataFrame, *, caption: str | None = None, file: str | None = None,
+             provenance: dict | None = None, source: str | None = None) -> None:
+        """Show a table without writing a CSV: part of a CSV written with :meth:`csv` (``file``,
+        ``provenance``), or a table that is not simulated (``source`` says where it is from)."""
+        if provenance is None and source is None:
+            raise ValueError("a shown table needs its provenance or a source")
+        self.blocks.append(Table(view, file, provenance, caption, source))
 
     def figure(self, name: str, fig, how_to_read: str) -> None:
         fig.savefig(self.out / f"{name}.png", dpi=110)
-        self.text(f"![{name}]({name}.png)\n\n{how_to_read}")
+        self.blocks.append(Figure(f"{name}.png", how_to_read))
+
+    # --- output -------------------------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        first = next((b.markdown for b in self.blocks if isinstance(b, Text)), "")
+        heading = re.match(r"#\s+(.+)", first)
+        return heading.group(1).strip() if heading else self.out.name
+
+    def summary_markdown(self) -> str:
+        lines = ["## Summary of findings"]
+        if self.verdict_text:
+            lines.append(f"**Verdict:** {self.verdict_text}")
+        if self.findings:
+            lines.append("\n".join(f"- {line}" for line in self.findings))
+        return "\n\n".join(lines)
+
+    def sections(self) -> list:
+        """The blocks in reading order: the title, the summary, then the rest."""
+        blocks = list(self.blocks)
+        if blocks and isinstance(blocks[0], Text) and blocks[0].markdown.startswith("# "):
+            title, _, rest = blocks[0].markdown.partition("\n")
+            blocks[:1] = [Text(title)] + ([Text(rest.strip())] if rest.strip() else [])
+            at = 1
+        else:
+            at = 0
+        if self.verdict_text or self.findings:
+            blocks.insert(at, Text(self.summary_markdown()))
+        return blocks
+
+    def markdown(self) -> str:
+        parts = []
+        for block in self.sections():
+            if isinstance(block, Text):
+                parts.append(block.markdown)
+            elif isinstance(block, Figure):
+                parts.append(f"![{Path(block.file).stem}]({block.file})\n\n{block.how_to_read}")
+            else:
+                caption = f"**{block.caption}**\n\n" if block.caption else ""
+                origin = (f"*Provenance:* {block.provenance_text}." if block.provenance
+                          else f"*Source:* {block.source}.")
+                link = f" Full table: [`{block.file}`]({block.file})." if block.file else ""
+                parts.append(f"{caption}{markdown_table(block.view)}\n\n{origin}{link}")
+        return "\n\n".join(parts) + "\n"
 
     def write(self) -> Path:
+        """Write index.md, index.html, provenance.json and report.json (for the site index)."""
+        from .html import render_game_page
+
         (self.out / "provenance.json").write_text(json.dumps(self.provenance, indent=1))
+        (self.out / "report.json").write_text(json.dumps(
+            {"game": self.out.name, "title": self.title, "verdict": self.verdict_text,
+             "findings": self.findings}, indent=1))
+        (self.out / "index.html").write_text(render_game_page(self))
         index = self.out / "index.md"
-        index.write_text("\n\n".join(self.blocks) + "\n")
+        index.write_text(self.markdown())
         return index

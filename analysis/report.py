@@ -46,6 +46,8 @@ def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "rep
     The site index ``out_dir/index.html`` lists every game report found in ``out_dir``, so
     writing one game keeps the links to the others written before.
     """
+    from .html import write_site
+
     available = studies()
     names = list(available) if games is None else list(dict.fromkeys(games))
     missing = [name for name in names if name not in available]
@@ -56,6 +58,7 @@ def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "rep
     written = [available[name].write_report(out / name, n_games=n_games, seed=seed, jobs=jobs,
                                             progress=progress, quick=quick)
                for name in names]
+    write_site(out)
     return written
 
 

@@ -18,7 +18,7 @@ from sim.runner import simulate
 
 from .. import plots
 from .. import tables as T
-from ..markdown import Doc, markdown_table, p_text, pct_text, seat_view
+from ..markdown import Doc, interval_verdict, p_text, pct_text, seat_view
 
 
 DEFAULT_GAMES = 50_000
@@ -97,7 +97,9 @@ def _intro(doc: "Doc", n_games: int, seed: int) -> None:
              "version of every CSV.\n\n" + OP1_NOTE)
     strengths = pd.DataFrame({"players": PLAYER_COUNTS, "legion strengths": [
         ", ".join(map(str, ParthianRules(n_players=n).strengths())) for n in PLAYER_COUNTS]})
-    doc.text("Legion strengths used (offset 0):\n\n" + markdown_table(strengths))
+    doc.show(strengths, caption="Legion strengths used (offset 0)",
+             source="the rules, not simulated: sim/parthian/data/legions_default.csv "
+                    "(see OP-1 above)")
     doc.text("**Reading the numbers.** A shared win counts 1/k to each of the k tied seats; a "
              "game nobody wins counts for no seat, so seat win rates add up to the share of games "
              "with a winner. Intervals are 95% (Wilson for rates, t for means). *Advantage* is a "
@@ -131,6 +133,30 @@ def _player_counts(doc: "Doc", run) -> None:
 
     means = T.stack([(k, T.seat_means_table(b, SEAT_METRICS)) for k, b in batches])
     doc.table("a_seat_means", means, means_view(means))
+    _seat_findings(doc, seats, overview)
+
+
+def _seat_findings(doc: "Doc", seats: pd.DataFrame, overview: pd.DataFrame) -> None:
+    # The advantage's interval is the win rate's Wilson interval shifted by the fair share.
+    top = seats.loc[(seats["advantage"]).abs().idxmax()]
+    shift = top["win_rate"] - top["advantage"]
+    verdict = interval_verdict("largest seat advantage", top["advantage"], top["ci_low"] - shift,
+                               top["ci_high"] - shift,
+                               f"seat {top['seat']} at {top['players']} players, all random")
+    doc.verdict(verdict)
+    doc.finding(f"{verdict[0].upper()}{verdict[1:]}. The interval is not corrected for picking "
+                f"the largest of {len(seats)} seats; its Holm-corrected p is "
+                f"{p_text(top['p_holm'])} (table a_seat_win_rates).")
+    flagged = seats[seats["p_holm"] < 0.05]
+    doc.finding(f"{len(flagged)} of {len(seats)} seats (all player counts, random play) have a "
+                "win rate that differs from the fair share at Holm-corrected p < 0.05"
+                + (": " + ", ".join(f"seat {r.seat} at {r.players} players "
+                                    f"({100 * r.advantage:+.1f} pp)" for r in flagged.itertuples())
+                   if 0 < len(flagged) <= 6 else "") + ".")
+    low, high = overview.loc[overview["victory"].idxmin()], overview.loc[overview["victory"].idxmax()]
+    doc.finding(f"Team victory (all 7 legions fall, PS-15) with random play ranges from "
+                f"{low['victory']:.1%} at {low['players']} players to {high['victory']:.1%} at "
+                f"{high['players']} players (table a_overview).")
 
 
 def _mixes(doc: "Doc", run) -> None:
@@ -148,6 +174,12 @@ def _mixes(doc: "Doc", run) -> None:
     doc.table("b_overview", overview, overview_view(overview))
     strategies = T.stack([(k, T.strategy_table(b)) for k, b in batches])
     doc.table("b_strategy_win_rates", strategies, seat_view(strategies, ["mix", "strategy", "seats"]))
+    mixed = strategies[strategies["strategy"] != "random"]
+    best = mixed.loc[mixed["advantage"].idxmax()]
+    doc.finding(f"Strongest built-in strategy in the mixes at {MIX_PLAYERS} players: "
+                f"`{best['strategy']}` in '{best['mix']}', {best['win_rate']:.1%} per seat "
+                f"(95% CI {best['ci_low']:.1%}-{best['ci_high']:.1%}) against a fair share of "
+                f"{best['fair']:.1%} (table b_strategy_win_rates).")
     doc.figure("b_strategy_win_rates", plots.win_rate_plot(strategies, ["mix", "strategy"]),
                "Each dot is a strategy's win rate per seat within one mix, with its 95% interval; "
                "the dashed tick is the fair share 1/N. Above the tick the strategy beats its "
@@ -167,6 +199,12 @@ def _sweep(doc: "Doc", run) -> None:
                for n in PLAYER_COUNTS for off in OFFSETS]
     sweep = T.batch_table(batches, end_reason="victory")
     doc.table("c_sweep", sweep, overview_view(sweep))
+    slope = (sweep.groupby("players")["victory"].agg(lambda v: v.iloc[-1] - v.iloc[0])
+             / (OFFSETS[-1] - OFFSETS[0]))
+    doc.finding(f"Each +1 on every legion's strength changes the team victory rate by "
+                f"{100 * slope.min():+.1f} to {100 * slope.max():+.1f} pp on average over "
+                f"offsets {OFFSETS[0]}..+{OFFSETS[-1]}, depending on the player count "
+                "(table c_sweep).")
     doc.figure("c_sweep_victory", plots.sweep_plot(sweep, "legion_offset", "victory", "players",
                                                    ylabel="team victory rate"),
                "Team victory rate (all 7 legions defeated) as every legion gets stronger (to the "

@@ -19,8 +19,7 @@ from sim.sunzi.rules import LEADER_NAMES
 
 from ... import plots
 from ... import tables as T
-from ...markdown import Doc, markdown_table, ordered, p_text, pct_text, pp_text
-from ...provenance import describe
+from ...markdown import Doc, interval_verdict, ordered, p_text, pct_text, pp_text
 from ...stats import wilson
 from . import tables as SZ
 
@@ -116,7 +115,9 @@ def _sunzi_intro(doc: "Doc", n_games: int, seed: int) -> None:
         "cards and the Plague can be discarded for an army (SZ-2). *warlord*: on top of either, "
         "each side has one leader power, used once (SZ-3); in the mode comparison each side's "
         "strategy picks its leader (the built-ins pick at random), in section (d) the pairing is "
-        "fixed. Leader powers:\n\n" + markdown_table(leaders))
+        "fixed.")
+    doc.show(leaders, caption="Leader powers (SZ-3)", source="the rules, not simulated: "
+             "sim/sunzi/rules.py LEADER_NAMES")
     doc.text(
         "**Strategies.** `random`: a uniformly random legal action at every decision. `greedy`: "
         "its strongest cards on the regions that matter most, white cards saved for scoring "
@@ -160,6 +161,7 @@ def _sunzi_sides(doc: "Doc", SZ, modes) -> None:
         "advantage (pp)": (100 * sides["advantage"]).map("{:+.2f}".format),
         "p (Holm)": sides["p_holm"].map(p_text)}))
     white = sides[sides["seat"] == 0]
+    _side_findings(doc, white, overview)
     doc.figure("a_white_win_rate", plots.win_rate_plot(
         white, ["pairing", "mode"], what="White's win rate (Sun Wu; a draw counts 1/2)"),
                "White's win rate (a draw counts 1/2) in each mode and pairing, with its 95% "
@@ -217,6 +219,30 @@ def _sunzi_sides(doc: "Doc", SZ, modes) -> None:
         "mass at 1-2 means comebacks are common, all mass at 0 means the first scoring decides.")
 
 
+def _side_findings(doc: "Doc", white: pd.DataFrame, overview: pd.DataFrame) -> None:
+    # White's fair share is exactly 1/2 (a draw counts half to each side), so White's advantage
+    # interval is its win rate's Wilson interval minus 1/2.
+    top = white.loc[white["advantage"].abs().idxmax()]
+    if top["advantage"] >= 0:
+        side, low, high = "White (Sun Wu)", top["ci_low"] - 0.5, top["ci_high"] - 0.5
+    else:  # read from Black's side: Black's rate is 1 - White's
+        side, low, high = "Black (Chu)", 0.5 - top["ci_high"], 0.5 - top["ci_low"]
+    verdict = interval_verdict(f"largest side advantage, to {side},", abs(top["advantage"]),
+                               low, high, f"{top['mode']}, {top['pairing']}")
+    doc.verdict(verdict)
+    doc.finding(f"{verdict[0].upper()}{verdict[1:]}. The interval is not corrected for picking "
+                f"the largest of {len(white)} mode-and-pairing cells; its Holm-corrected p is "
+                f"{p_text(top['p_holm'])} (table a_sides).")
+    rates = "; ".join(f"{r.mode} {r.win_rate:.1%} ({r.ci_low:.1%}-{r.ci_high:.1%})"
+                      for r in white[white["pairing"] == next(iter(SUNZI_PAIRINGS))].itertuples())
+    doc.finding(f"White's win rate with random play on both sides (a draw counts 1/2): {rates}.")
+    most = overview.loc[overview["draw"].idxmax()]
+    doc.finding(f"Draws (OP-12) are most common in {most['mode']}, {most['pairing']}: "
+                f"{most['draw']:.1%} of games; early red-zone wins (SZ-19) range from "
+                f"{overview['early_red_zone'].min():.1%} to {overview['early_red_zone'].max():.1%} "
+                "of games across modes and pairings (table a_overview).")
+
+
 def _sunzi_modes(doc: "Doc", SZ, modes) -> None:
     paired = SZ.mode_comparison(modes)
     random_rows = paired[paired["pairing"] == next(iter(SUNZI_PAIRINGS))]
@@ -248,6 +274,12 @@ def _sunzi_modes(doc: "Doc", SZ, modes) -> None:
         "same deal": paired["same_opening"].map("{:.1%}".format),
         "corr": paired["corr"].map(lambda c: "n/a" if pd.isna(c) else f"{c:.3f}"),
         "unpaired half-width (pp)": (100 * paired["unpaired_half"]).map("{:.2f}".format)}))
+    real = paired[(paired["ci_low"] > 0) | (paired["ci_high"] < 0)]
+    doc.finding("Mode changes to White's win rate whose paired 95% interval excludes zero: "
+                + ("; ".join(f"{r.comparison} ({r.pairing}) {100 * r.diff:+.1f} pp "
+                             f"({100 * r.ci_low:+.1f} to {100 * r.ci_high:+.1f}, Holm p "
+                             f"{p_text(r.p_holm)})" for r in real.itertuples())
+                   if len(real) else "none") + f" (of {len(paired)} comparisons; table b_mode_paired).")
     doc.figure("b_mode_paired", plots.difference_plot(
         paired, ["pairing", "comparison"], xlabel="change in White's win rate vs basic",
         what="Mode comparison: paired difference in White's win rate against basic"),
@@ -274,7 +306,7 @@ def _sunzi_cards(doc: "Doc", SZ, modes) -> None:
         part = cards[(cards["pairing"] == pairing) & (cards["mode"] == "advanced")]
         batch = next(b for k, b in modes if k["pairing"] == pairing and k["mode"] == "advanced")
         part.attrs = {"provenance": dict(batch.provenance)}
-        doc.text(f"**{pairing}, advanced**\n\n" + markdown_table(pd.DataFrame({
+        doc.show(pd.DataFrame({
             "side": part["side"], "card": part["card"],
             "GIH WR": pct_text(part["gih_wr"], part["gih_low"], part["gih_high"]),
             "OH WR": pct_text(part["oh_wr"], part["oh_low"], part["oh_high"]),
@@ -283,8 +315,8 @@ def _sunzi_cards(doc: "Doc", SZ, modes) -> None:
             "play rate": part["play_rate"].map("{:.1%}".format),
             "games never held": part["n_gns"],
             "IWD, pp (95% CI)": pp_text(part["iwd"], part["iwd_low"], part["iwd_high"]),
-        })) + f"\n\n*Provenance:* {describe(part.attrs['provenance'])}. Full table: "
-            "[`c_cards.csv`](c_cards.csv).")
+        }), caption=f"{pairing}, advanced", file="c_cards.csv",
+            provenance=part.attrs["provenance"])
         doc.figure(f"c_cards_{i}", plots.card_plot(part, ("oh", "noh", "played")),
                    "Per card, three win rates of the side that owns it, with 95% intervals: "
                    "with the card in the opening hand, without it in the opening hand, and in "
@@ -312,11 +344,10 @@ def _sunzi_leaders(doc: "Doc", SZ, modes, run) -> None:
                                                  for j in part.index]}}
         cell = part.assign(cell=pct_text(part["white_win_rate"], part["ci_low"], part["ci_high"]))
         wide = cell.pivot(index="white_leader", columns="black_leader", values="cell")
-        doc.text(f"**{pairing}, warlord on {base}**: White's win rate (95% CI); rows Sun Wu's "
-                 "leader, columns Chu's\n\n" + markdown_table(wide.reset_index().rename(
-                     columns={"white_leader": "Sun Wu \\ Chu"})) +
-                 f"\n\n*Provenance:* {describe(part.attrs['provenance'])}. Full table: "
-                 "[`d_leader_grid.csv`](d_leader_grid.csv).")
+        doc.show(wide.reset_index().rename(columns={"white_leader": "Sun Wu \\ Chu"}),
+                 caption=f"{pairing}, warlord on {base}: White's win rate (95% CI); rows Sun "
+                         "Wu's leader, columns Chu's",
+                 file="d_leader_grid.csv", provenance=part.attrs["provenance"])
         doc.figure(f"d_leaders_{i}", plots.heatmap(
             part, "white_leader", "black_leader", "white_win_rate", fmt="{:.3f}", cmap="RdBu_r",
             center=0.5, rotation=20,
@@ -324,6 +355,12 @@ def _sunzi_leaders(doc: "Doc", SZ, modes, run) -> None:
             "Chu's). Red: Sun Wu favoured, blue: Chu favoured, white: even. A row that is red "
             "throughout is a leader that is strong whatever Chu picks; a column that is blue "
             "throughout, the same for Chu.")
+    top = grid.loc[grid["advantage"].abs().idxmax()]
+    doc.finding(f"Most lopsided leader pairing: Sun Wu {top['white_leader']} against Chu "
+                f"{top['black_leader']} (warlord on {top['base']}, {top['pairing']}), White wins "
+                f"{top['white_win_rate']:.1%} (95% CI {top['ci_low']:.1%}-{top['ci_high']:.1%}, "
+                f"Holm p {p_text(top['p_holm'])}); {int((grid['p_holm'] < 0.05).sum())} of "
+                f"{len(grid)} pairings differ from 1/2 at Holm p < 0.05 (table d_leader_grid).")
     picks = T.stack([(k, SZ.leader_picks(b)) for k, b in modes if k["mode"].startswith("warlord")])
     doc.table("d_leader_picks", picks, pd.DataFrame({
         "pairing": picks["pairing"], "mode": picks["mode"], "side": picks["side"],
