@@ -10,16 +10,43 @@ A game is a package ``sim/<game>/`` with the same parts in every game:
 
 Kernel contract (``kernel.play_chunk``)::
 
-    play_chunk(*rules.kernel_args(), kinds, params, key, first_game, out, error, log) -> None
-      kinds   int64[S]      strategy kind per seat (built-in id, or USER_KIND_BASE + k)
-      params  float64[S,P]  strategy parameters per seat
+    play_chunk(*rules.kernel_args(), kinds, params, key, first_game, out, error, log, ctl) -> None
+      kinds   int64[S]      strategy kind per strategy slot (built-in id, or USER_KIND_BASE + k)
+      params  float64[S,P]  strategy parameters per slot
       key     uint64        batch key from sim.rng.master_key(seed)
       first_game int64      global index of out[0]; game g seeds its streams from (key, g)
       out     int16[n, C]   one row per game: RECORD_LENGTH, RECORD_END, RECORD_WINNERS, then
                             the game's own columns, then per-seat columns seat-major
       error   int64[4]      set to (row, seat, action, 1) if a strategy returned an illegal action;
                             the kernel stops there and the engine raises a StrategyError
-      log     int64[E, W]   event log of the first game, for narratives; zero rows = no logging
+      log     int64[E, W]   event log of the first game, for narratives; zero rows = no logging.
+                            log[0, 0] counts the events; row k >= 1 is (event, round, seat, ...):
+                            the first three columns mean the same in every game.
+      ctl     int64[...]    the decision controller (sim.control): seat rotation, tracing,
+                            perturbation and redeals for the conformance test, search
+
+Per game, ``play_chunk`` calls ``control.begin_game(ctl, g, row == 0, kinds, params,
+seat_kinds, seat_params)`` before seeding game g and plays it with ``seat_kinds/seat_params``.
+
+Observation contract (checked for every game by tests/engine/test_observation.py):
+
+- every strategy call goes through one ``ask`` in the kernel. When ``control.active(ctl)``,
+  ``ask`` first calls the game's ``redeal`` if ``control.redeal_due(ctl)``, then hashes exactly
+  the arrays it hands the strategy (``control.hash_ints`` / ``hash_floats``: observation,
+  legal mask, parameters, the seat's random stream), takes
+  ``a = control.before_decision(ctl, seat, decision, hash, legal)`` and asks the strategy only
+  if ``a < 0``, and returns
+  ``control.after_decision(ctl, seat, decision, hash, legal, a, log[0, 0])``
+  (sim/parthian/kernel.py ``ask`` is the reference); the game's main loop also ends when
+  ``control.stopped(ctl)`` (a search abandons a game it only replayed to reach a decision);
+- ``redeal(..., ctl, seat)`` re-randomises, from the controller's stream
+  (``control.rand_below``), everything ``seat`` has not observed: the other seats' hidden cards
+  and pending private choices, the order of every unseen deck. It reads nothing hidden to
+  decide what to draw (collect the unseen cards in a canonical order before shuffling);
+- ``layout.EVENT_VISIBILITY[event]`` says who sees each logged event: PUBLIC (everyone),
+  OWNER (only the event's seat, column 2), NOBODY (bookkeeping). The log must name every
+  public fact a seat learns; the test checks that two worlds a seat cannot tell apart by the
+  events it saw hand its strategy identical arrays.
 
 The kernel module must also define ``decide_custom(k, ...)``: a placeholder that the engine
 replaces with the user's jitted strategies when any are seated (see sim.strategy).
@@ -41,6 +68,9 @@ RECORD_FIRST_GAME_COLUMN = 3
 RECORD_DTYPE = np.int16
 USER_KIND_BASE = 1000
 
+# Who sees a logged event (layout.EVENT_VISIBILITY).
+PUBLIC, OWNER, NOBODY = 0, 1, 2
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -60,6 +90,8 @@ class GameSpec:
     # "victory"); the generic ones (seat win rates, first-seat advantage, decided share, mean
     # length) come for every game from analysis.workbench.metrics.
     headline_ends: tuple[str, ...] = ()
+    decision_names: tuple[str, ...] = ()      # decision type codes -> names (layout.DECISION_NAMES)
+    event_visibility: tuple[int, ...] = ()    # event code -> PUBLIC / OWNER / NOBODY
 
     def record_columns(self, n_seats: int) -> list[str]:
         names = [self.length_name, "end_reason", "winners", *self.game_columns]

@@ -8,7 +8,8 @@ Signature of every strategy (built-in or user-written, a ``numba.njit`` function
                              region pub[P_REGION] | D_ORDER next region to reveal | D_SPLIT how
                              many of the loser's armies to remove (SZ-10) | D_SOURCE region to take
                              an army from (SZ-12) | D_KEEP card id to keep | D_POWER 0/1 use leader
-                             power pub[P_AUX] now | D_TARGET region or PASS for power pub[P_AUX]
+                             power pub[P_AUX] now | D_TARGET region or PASS for power pub[P_AUX] |
+                             D_SIX 0/1 use the 6 power (a marker) on region pub[P_REGION] (SZ-15)
       seat     int           0 = White (Sun Wu), 1 = Black (Chu)
       pub      int64[...]    the public state: round, general, supplies, leaders, every region's
                              armies, markers, tiles, adjacency and the cards revealed this round
@@ -35,10 +36,10 @@ from sim.bits import nth_bit, popcount
 from sim.rng import choose_legal, mix64, next_u64, rand_below
 from sim.strategy import Strategy
 from sim.sunzi.layout import (
-    ARMIES, D_BUY, D_KEEP, D_LEADER, D_ORDER, D_PLACE, D_POWER, D_SOURCE, D_TARGET, H_HAND,
+    ARMIES, D_BUY, D_KEEP, D_LEADER, D_ORDER, D_PLACE, D_POWER, D_SIX, D_SOURCE, D_TARGET, H_HAND,
     H_MEMORY, H_PLACED, LEADER_CARD, MARKERS, MINUS1, N_ACTIONS, N_STRATEGY_PARAMS, PASS,
     PLAGUE, PLUS1, PLUS2, PLUS3, POWER_A, POWER_B, POWER_C, POWER_D, P_AUX, P_LEGAL,
-    P_N_REGIONS, P_REGION, P_ROUND, SCORING_EVERY, SIX_USED, S_HAND, TILE, W10, W7, Y1,
+    P_N_REGIONS, P_REGION, P_ROUND, SCORING_EVERY, SIX_USED, S_HAND, S_SUPPLY, TILE, W10, W7, Y1,
     region_at, seat_at)
 
 RANDOM, GREEDY, COUNTER, SCRIPT = 0, 1, 2, 9
@@ -272,6 +273,8 @@ def heuristic(decision, seat, pub, mine, legal, params, rng, counter):
         if params[0] >= 0 and legal[int(params[0])]:
             return int(params[0])
         return choose_legal(legal, rng, 0)
+    if decision == D_SIX:  # a marker is worth it unless it has to be pulled off the map
+        return 1 if pub[seat_at(seat, S_SUPPLY)] > 0 else 0
     if decision == D_POWER:
         aux = pub[P_AUX]
         if seat == 0 and aux == POWER_C:  # a 7 played as a 6 buys a marker for 1 point

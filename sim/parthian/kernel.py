@@ -8,13 +8,14 @@ from numba import njit
 
 from strategies.parthian import builtin_decide
 
+from .. import control
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
 from ..rng import seed_game, shuffle
 from .layout import (BEST_MERIT, C_BREAKTHROUGHS, C_DEFEATED, C_SEAT0, C_UNCLAIMED, CHARGE,
                      CHARGES, CHARGES_PLAYED, END_CAP, END_DEFEAT, END_NO_SURVIVOR, END_VICTORY,
                      EV_BREAKTHROUGH, EV_DAMAGE, EV_DEFEATED, EV_END, EV_LEGION, EV_PLAY,
                      EV_RESUPPLY, EV_SCORE, FRONT, FRONT_SUM, G_BREAKTHROUGHS, G_DEFEATED, G_END,
-                     G_HEAD, G_LEFT, G_ROUND, G_UNCLAIMED, HAND, I_DECK_LEFT, I_LEGION, I_LEGIONS,
+                     G_HEAD, G_LEFT, G_ROUND, G_UNCLAIMED, G_UNSEEN, HAND, I_DECK_LEFT, I_LEGION, I_LEGIONS,
                      I_N_PLAYERS, I_ROUND, I_THRESHOLD, INFO_SIZE, LOG_WIDTH, MERITS, N_ACTIONS,
                      N_FIELDS, N_GAME_FIELDS, N_LEGIONS, N_SEAT_COLUMNS, R_CHARGER_SHIELDS,
                      R_CHARGES, R_FIXED_DECK, R_MERIT_DEPTH, R_PLAYERS, R_SHARE_TIES, R_THRESHOLD,
@@ -60,6 +61,7 @@ def setup(rules, legions, pl, deck, gs, streams):
         shuffle(deck, N_LEGIONS, streams, 0)
     gs[:] = 0
     gs[G_LEFT] = N_LEGIONS
+    gs[G_UNSEEN] = N_LEGIONS
     gs[G_END] = -1
 
 
@@ -69,6 +71,50 @@ def legal_actions(rules, pl, p, legal):
     for v in range(SHOTS):
         legal[v] = (pl[p, HAND] >> v) & 1 == 1
     legal[CHARGE] = pl[p, CHARGES] > 0 and pl[p, FRONT_SUM] > rules[R_THRESHOLD]
+
+
+@njit(cache=True, inline="always")
+def ask(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, log, ctl, p):
+    """PS-3: seat p chooses its card for this round, seeing the public table only."""
+    legal_actions(rules, pl, p, legal)
+    rng = streams[1 + p:2 + p]
+    if not control.active(ctl):
+        return decide(kinds[p], p, pl, info, legal, params[p], rng)
+    if control.redeal_due(ctl):
+        redeal(rules, pl, deck, gs, legal, actions, ctl, p)
+        legal_actions(rules, pl, p, legal)
+    h = control.hash_ints(pl, np.uint64(p))
+    h = control.hash_ints(info, h)
+    h = control.hash_ints(legal, h)
+    h = control.hash_floats(params[p], h)
+    h = control.hash_ints(rng, h)
+    a = control.before_decision(ctl, p, np.int64(0), h, legal)
+    if a < 0:
+        a = decide(kinds[p], p, pl, info, legal, params[p], rng)
+    return control.after_decision(ctl, p, np.int64(0), h, legal, a, log[0, 0] if log.shape[0] else 0)
+
+
+@njit(cache=True)
+def redeal(rules, pl, deck, gs, legal, actions, ctl, p):
+    """Re-randomise what seat p cannot know: the order of the legions never revealed, and the
+    cards the seats before p chose this round (hidden until PS-5's reveal)."""
+    unseen = gs[G_UNSEEN]
+    for i in range(unseen - 1, 0, -1):
+        j = control.rand_below(ctl, i + 1)
+        a, b = (gs[G_HEAD] + 1 + i) % N_LEGIONS, (gs[G_HEAD] + 1 + j) % N_LEGIONS
+        deck[a], deck[b] = deck[b], deck[a]
+    for q in range(p):
+        legal_actions(rules, pl, q, legal)
+        n_legal = 0
+        for a in range(N_ACTIONS):
+            n_legal += legal[a]
+        pick = control.rand_below(ctl, n_legal)
+        for a in range(N_ACTIONS):
+            if legal[a]:
+                if pick == 0:
+                    actions[q] = a
+                    break
+                pick -= 1
 
 
 @njit(cache=True)
@@ -264,13 +310,13 @@ def write_record(rules, pl, gs, out, row, log):
 # (benchmark: 325k -> 565k games/s). Nothing below play_chunk may allocate arrays.
 @njit(cache=True, _nrt=False)
 def play_game(rules, legions, kinds, params, streams, pl, deck, gs, info, legal, actions,
-              values, out, row, error, log):
+              values, out, row, error, log, ctl):
     """One game from set-up to record. Returns False if a strategy made an illegal move."""
     n = pl.shape[0]
     setup(rules, legions, pl, deck, gs, streams)
     start_info(rules, legions, info)
     max_rounds = N_LEGIONS + n * rules[R_CHARGES]  # every breakthrough costs a charge card
-    while gs[G_END] < 0:
+    while gs[G_END] < 0 and not control.stopped(ctl):
         if gs[G_ROUND] == max_rounds:
             gs[G_END] = END_CAP
             break
@@ -278,10 +324,11 @@ def play_game(rules, legions, kinds, params, streams, pl, deck, gs, info, legal,
         info[I_ROUND] = gs[G_ROUND]
         info[I_LEGION] = deck[gs[G_HEAD]]
         info[I_DECK_LEFT] = gs[G_LEFT]
+        if gs[G_UNSEEN] > 0:  # the head was still unseen (returned legions lie below)
+            gs[G_UNSEEN] -= 1
         log_event(log, EV_LEGION, gs[G_ROUND], -1, info[I_LEGION], gs[G_LEFT], 0)
         for p in range(n):  # PS-3 simultaneous: everyone decides on the same information
-            legal_actions(rules, pl, p, legal)
-            a = decide(kinds[p], p, pl, info, legal, params[p], streams[1 + p:2 + p])
+            a = ask(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, log, ctl, p)
             if a < 0 or a >= N_ACTIONS or not legal[a]:
                 error[0], error[1], error[2], error[3] = row, p, a, 1
                 return False
@@ -292,7 +339,7 @@ def play_game(rules, legions, kinds, params, streams, pl, deck, gs, info, legal,
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(rules, legions, kinds, params, key, first_game, out, error, log):
+def play_chunk(rules, legions, kinds, params, key, first_game, out, error, log, ctl):
     """Play out.shape[0] games (see sim.game for the contract)."""
     n = rules[R_PLAYERS]
     pl = np.zeros((n, N_FIELDS), np.int64)
@@ -303,8 +350,11 @@ def play_chunk(rules, legions, kinds, params, key, first_game, out, error, log):
     actions = np.zeros(n, np.int64)
     values = np.zeros(n, np.int64)
     streams = np.zeros(1 + n, np.uint64)
+    seat_kinds = np.zeros(n, np.int64)
+    seat_params = np.zeros(params.shape, np.float64)
     for row in range(out.shape[0]):
+        control.begin_game(ctl, first_game + row, row == 0, kinds, params, seat_kinds, seat_params)
         seed_game(key, first_game + row, streams)
-        if not play_game(rules, legions, kinds, params, streams, pl, deck, gs, info, legal,
-                         actions, values, out, row, error, log):
+        if not play_game(rules, legions, seat_kinds, seat_params, streams, pl, deck, gs, info,
+                         legal, actions, values, out, row, error, log, ctl):
             return

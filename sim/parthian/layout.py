@@ -64,6 +64,10 @@ EV_DAMAGE = 5          # player takes damage: a = charges left (-1 = could not p
 EV_RESUPPLY = 6        # player's shooting cards return: a = 13 (charge), 14 (camel), 9 (damage)
 EV_END = 7             # a = end reason, b = winners bitmask
 EV_SCORE = 8           # player: a = score, b = best merit
+# Who sees each event (sim.control, tests/engine/test_observation.py): every event is public;
+# the choices of a round are logged only when they are revealed together (PS-5).
+EVENT_VISIBILITY = (0,) * 9
+DECISION_NAMES = ("card",)
 
 # Game scalars gs[field] inside the kernel.
 G_HEAD = 0             # index in deck[] of the legion on top
@@ -73,6 +77,8 @@ G_DEFEATED = 3
 G_BREAKTHROUGHS = 4
 G_UNCLAIMED = 5        # defeated legions nobody got (PS-7)
 G_END = 6              # end reason, -1 while playing
-N_GAME_FIELDS = 7
+G_UNSEEN = 7           # legions after the head never revealed yet: they lie on top of the
+                       # returned ones (PS-11 puts a breakthrough at the bottom, in public view)
+N_GAME_FIELDS = 8
 
 N_STRATEGY_PARAMS = 64  # a scripted seat needs one action per round (at most 7 + 9 charges x 6 players)

@@ -21,4 +21,6 @@ SPEC = register(GameSpec(
     n_strategy_params=layout.N_STRATEGY_PARAMS,
     narrate=narrate,
     headline_ends=("victory",),   # PS-15: the team beats all 7 legions
+    decision_names=layout.DECISION_NAMES,
+    event_visibility=layout.EVENT_VISIBILITY,
 ))

@@ -6,8 +6,8 @@ see), ``hid`` (one row per side: what only that side knows; a strategy is handed
 only) and ``ks`` (kernel-only: deck order and bookkeeping for the record). pub, hid, the
 strategy parameters and the random streams are views of one record, ``state``
 (layout.STATE_DTYPE), so that asking a strategy passes one array. Every function below takes
-``g = (rules, pub, hid, ks, legal, kinds, state, streams, error, log)``, so that any of them
-can ask a strategy for a decision. Sets (hands, legal actions) are bitmasks.
+``g = (rules, pub, hid, ks, legal, kinds, state, streams, error, log, ctl)``, so that any of
+them can ask a strategy for a decision (``ctl``: the engine's decision controller, sim.control). Sets (hands, legal actions) are bitmasks.
 
 Speed (measured): everything below play_chunk runs without reference counting (``_nrt=False``;
 +20% here, as in Parthian Shot), so nothing below it may allocate. Numba compiles a separate
@@ -21,24 +21,26 @@ from numba import njit
 
 from strategies.sunzi import builtin_decide
 
-from ..bits import lowest_bit, popcount
+from .. import control
+from ..bits import lowest_bit, nth_bit, popcount
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
 from ..rng import seed_game, shuffle
 from .layout import (
     ADJ, ARMIES, AUX_MARCH_TO, BLACK, CARD, C_GENERAL, C_LEAD_CHANGES, C_SEAT0, DECK_ADVANCED,
     DECK_BASIC, DECK_MAX, D_BUY, D_KEEP, D_LEADER, D_ORDER, D_PLACE, D_POWER, D_SOURCE, D_SPLIT,
-    D_TARGET, END_BROKEN, END_DRAW, END_GENERAL, END_RED_ZONE, END_SUPPLY, EV_BATTLE, EV_BUY,
+    D_SIX, D_TARGET, END_BROKEN, END_DRAW, END_GENERAL, END_RED_ZONE, END_SUPPLY, EV_BATTLE, EV_BUY,
     EV_COST, EV_DECIDER, EV_DRAW, EV_END, EV_HAND, EV_LEADER, EV_MARKER, EV_MOVE, EV_ORDER,
-    EV_PLACE, EV_PLAGUE, EV_POWER, EV_REVEAL, EV_SCORE, EV_SHIELD, EV_SPLIT, EV_STATE, EV_TILE,
-    H_AS_SIX, H_DECISIONS, H_DRAWN, H_HAND, H_PLACED, H_POWER, KS_SIZE, K_DECKS, K_DECK_HEAD,
-    K_END, K_LAST_DECIDER, K_LAST_LEADER, K_LEAD_CHANGES, K_ORDER, K_ROW, K_STATS, K_WINNERS,
+    EV_LEADER_SHOWN, EV_PLACE, EV_PLAGUE, EV_POWER, EV_REVEAL, EV_SCORE, EV_SHIELD, EV_SPLIT, EV_STATE, EV_TILE,
+    H_AS_SIX, H_DECISIONS, H_DRAWN, H_HAND, H_LEADER, H_MEMORY, H_PLACED, H_POWER, HID_SIZE,
+    KS_SIZE, K_DECKS, K_DECK_HEAD, K_END, K_LAST_DECIDER, K_LAST_LEADER, K_LEAD_CHANGES, K_ORDER,
+    K_ROW, K_STATS, K_UNSEEN, K_WINNERS,
     LEADER_CARD, LEADER_STRATEGY, LOG_WIDTH, MARKERS, MAX_REGIONS, MINUS1, N_ACTIONS, N_ROUNDS,
     N_SEAT_COLUMNS, N_STATS, PASS, PLAGUE, PLUS1, PLUS2, PLUS3, POWER_A, POWER_B, POWER_C,
     POWER_D, P_ADVANCED, P_AMOUNT, P_AUX, P_DECIDER, P_GENERAL, P_LEGAL, P_N_REGIONS, P_REGION,
     P_REVEALED, P_ROUND, P_TRACK, RECORD_CARD_SHIFT, REVEAL, R_ADVANCED, R_ARMIES,
     R_AS_SIX_VALUE, R_BUY_AT_END, R_COST_REGION_FIRST, R_FEWER_SUPPLY, R_FIXED_TILES, R_LEADER,
-    R_LEADER_IN_DECK, R_N_REGIONS, R_ORDER_BEFORE, R_PLAGUE_RULING, R_REMOVED_TO_SUPPLY,
-    R_REMOVE_FIRST, R_ROUND6_AT_START, R_SCORE_NET, R_TIE_MARKERS, R_TIE_NOBODY, R_TRACK,
+    R_LEADER_IN_DECK, R_LEADERS_HIDDEN, R_MARKERS_MOVE, R_N_REGIONS, R_ORDER_BEFORE, R_ORDER_EACH,
+    R_PLAGUE_RULING, R_REMOVED_TO_SUPPLY, R_REMOVE_FIRST, R_ROUND6_AT_START, R_SIX_ALWAYS, R_SCORE_NET, R_TIE_MARKERS, R_TIE_NOBODY, R_TRACK,
     R_WARLORD, R_WIPE_OPPONENT, SCORING_EVERY, SIX_USED, STATE_DTYPE, ST_BATTLES, ST_DRAWN,
     ST_MOVED, ST_OPENING, ST_ORDERS, ST_PLAYED, ST_REGIONS, S_BOUGHT, S_DECK, S_GONE, S_HAND,
     S_LEADER, S_LEADER_ROUND, S_POINTS, S_REMOVED, S_SUPPLY, TILE, W10, W7, WHITE, WHY_COST,
@@ -83,8 +85,11 @@ def ask(g, decision, seat, mask):
     to unwind."""
     if popcount(mask) <= 1:
         return lowest_bit(mask)
-    rules, pub, hid, ks, legal, kinds, state, streams, error, log = g
-    a = ask_strategy(kinds[seat], np.int64(decision), np.int64(seat), state, legal, np.int64(mask))
+    rules, pub, hid, ks, legal, kinds, state, streams, error, log, ctl = g
+    if control.active(ctl) and control.redeal_due(ctl):
+        redeal(g, np.int64(seat))
+    a = ask_strategy(kinds[seat], np.int64(decision), np.int64(seat), state, legal, np.int64(mask),
+                     ctl, log)
     if a < 0 or a >= N_ACTIONS or (mask >> a) & 1 == 0:
         if error[3] != 1:
             error[0], error[1], error[2], error[3] = ks[K_ROW], seat, a, 1
@@ -93,17 +98,31 @@ def ask(g, decision, seat, mask):
 
 
 @jit
-def ask_strategy(kind, decision, seat, state, legal, mask):
+def ask_strategy(kind, decision, seat, state, legal, mask, ctl, log):
     """Show the strategy its legal actions and ask it. It gets views of the public state, its own
     private row, its parameters and its own random stream (see layout.STATE_DTYPE for why they
-    come out of one record)."""
+    come out of one record). The decision's context in pub ends with the decision."""
     st = state[0]
     pub, mine, params, rng = st.pub, st.hid[seat], st.params[seat], st.streams[1 + seat:2 + seat]
     for a in range(N_ACTIONS):
         legal[a] = (mask >> a) & 1 == 1
     pub[P_LEGAL] = mask
     mine[H_DECISIONS] += 1
-    return decide(kind, decision, seat, pub, mine, legal, params, rng)
+    if not control.active(ctl):
+        a = decide(kind, decision, seat, pub, mine, legal, params, rng)
+    else:
+        h = control.hash_ints(pub, np.uint64(decision * 2 + seat))
+        h = control.hash_ints(mine, h)
+        h = control.hash_ints(legal, h)
+        h = control.hash_floats(params, h)
+        h = control.hash_ints(rng, h)
+        a = control.before_decision(ctl, seat, decision, h, legal)
+        if a < 0:
+            a = decide(kind, decision, seat, pub, mine, legal, params, rng)
+        a = control.after_decision(ctl, seat, decision, h, legal, a,
+                                   log[0, 0] if log.shape[0] > 0 else 0)
+    pub[P_REGION], pub[P_AMOUNT], pub[P_AUX], pub[P_LEGAL] = -1, 0, 0, 0
+    return a
 
 
 @inline
@@ -138,14 +157,26 @@ def remove_armies(g, seat, r, n):
 def pick_source(g, seat, target, why, need):
     """SZ-12: a region (not `target`) to take one of the seat's armies from, adjacent regions
     first (not for a marker, SZ-15); -1 if there is none. Markers never move."""
-    pub = g[1]
+    rules, pub = g[0], g[1]
     mask = regions_where(pub, seat, ARMIES, target)
+    if rules[R_MARKERS_MOVE]:  # SZ-15 "unless used for other actions"
+        mask |= regions_where(pub, seat, MARKERS, target)
     if mask == 0:
         return -1
     if why != WHY_MARKER and mask & pub[region_at(target, ADJ)] != 0:
         mask &= pub[region_at(target, ADJ)]
     pub[P_REGION], pub[P_AMOUNT], pub[P_AUX] = target, need, why
     return ask(g, D_SOURCE, seat, mask)
+
+
+@inline
+def lift_army(pub, seat, q):
+    """Take one of the seat's armies off region q: an army, or a marker where only markers
+    are left (possible only with markers_move, SZ-15)."""
+    if pub[region_at(q, ARMIES + seat)] > 0:
+        pub[region_at(q, ARMIES + seat)] -= 1
+    else:
+        pub[region_at(q, MARKERS + seat)] -= 1
 
 
 @inline
@@ -160,7 +191,7 @@ def take_army(g, seat, target, why, need):
     q = pick_source(g, seat, target, why, need)
     if q < 0:
         return False
-    pub[region_at(q, ARMIES + seat)] -= 1
+    lift_army(pub, seat, q)
     ks[stat(seat, ST_MOVED)] += 1
     log_event(log, EV_MOVE, pub[P_ROUND], seat, q, target, why, 0, 0)
     return True
@@ -188,6 +219,8 @@ def put_marker(g, seat, r, why):
     if take_army(g, seat, r, np.int64(WHY_MARKER), np.int64(1)):
         pub[region_at(r, MARKERS + seat)] += 1
         log_event(log, EV_MARKER, pub[P_ROUND], seat, r, why, 0, 0, 0)
+        return True
+    return False
 
 
 @jit
@@ -208,7 +241,7 @@ def pay_cost(g, seat, r, n):
             if q < 0:
                 unpaid = n - i
                 break
-            pub[region_at(q, ARMIES + seat)] -= 1
+            lift_army(pub, seat, q)
             ks[stat(seat, ST_MOVED)] += 1
             log_event(log, EV_MOVE, pub[P_ROUND], seat, q, -1, WHY_COST, 0, 0)
         pub[seat_at(seat, S_REMOVED)] += 1
@@ -219,8 +252,17 @@ def pay_cost(g, seat, r, n):
 
 @inline
 def power_ready(g, seat, power):
-    pub, hid = g[1], g[2]
-    return pub[seat_at(seat, S_LEADER)] == power and hid[seat, H_POWER] == 1
+    hid = g[2]
+    return hid[seat, H_LEADER] == power and hid[seat, H_POWER] == 1
+
+
+@jit
+def show_leader(g, seat):
+    """The seat's leader becomes public (at set-up, or at its first use when leaders are hidden)."""
+    pub, hid, log = g[1], g[2], g[9]
+    if pub[seat_at(seat, S_LEADER)] < 0 and hid[seat, H_LEADER] >= 0:
+        pub[seat_at(seat, S_LEADER)] = hid[seat, H_LEADER]
+        log_event(log, EV_LEADER_SHOWN, pub[P_ROUND], seat, hid[seat, H_LEADER], 0, 0, 0, 0)
 
 
 @inline
@@ -228,9 +270,11 @@ def spend_power(g, seat, a, b):
     """A leader power is used (once per game); the use is public from now on."""
     pub, hid, log = g[1], g[2], g[9]
     hid[seat, H_POWER] = 0
-    hid[seat, H_HAND] &= ~(1 << LEADER_CARD)  # OP-9 "deck": the leader card leaves the game
+    if (hid[seat, H_HAND] >> LEADER_CARD) & 1:  # OP-9 "deck": the leader card leaves the game
+        hid[seat, H_HAND] &= ~(1 << LEADER_CARD)
     pub[seat_at(seat, S_LEADER_ROUND)] = pub[P_ROUND]
-    log_event(log, EV_POWER, pub[P_ROUND], seat, pub[seat_at(seat, S_LEADER)], a, b, 0, 0)
+    show_leader(g, seat)
+    log_event(log, EV_POWER, pub[P_ROUND], seat, hid[seat, H_LEADER], a, b, 0, 0)
 
 
 @inline
@@ -262,11 +306,14 @@ def choose_leaders(g):
                 white = pick
             else:
                 black = pick
-    pub[seat_at(WHITE, S_LEADER)] = white
-    pub[seat_at(BLACK, S_LEADER)] = black
+    hid[WHITE, H_LEADER] = white
+    hid[BLACK, H_LEADER] = black
     for seat in range(2):
         hid[seat, H_POWER] = 1 - rules[R_LEADER_IN_DECK]
-        log_event(log, EV_LEADER, 0, seat, pub[seat_at(seat, S_LEADER)], 0, 0, 0, 0)
+        log_event(log, EV_LEADER, 0, seat, hid[seat, H_LEADER], 0, 0, 0, 0)
+    if not rules[R_LEADERS_HIDDEN]:  # SZ-3: public from set-up (default reading)
+        for seat in range(2):
+            show_leader(g, seat)
 
 
 @jit
@@ -332,6 +379,7 @@ def draw(g, seat, n_draw, n_keep):
         drawn |= 1 << ks[deck_slot(ks, seat, 0)]
         ks[K_DECK_HEAD + seat] = (ks[K_DECK_HEAD + seat] + 1) % DECK_MAX
     pub[deck] -= take
+    ks[K_UNSEEN + seat] = max(0, ks[K_UNSEEN + seat] - take)
     hid[seat, H_DRAWN] = drawn
     keep = min(n_keep, take)
     kept = 0
@@ -381,6 +429,7 @@ def place_cards(g, seat):
             if ask_power(g, WHITE, POWER_C, r):
                 hid[WHITE, H_AS_SIX] = r
                 hid[WHITE, H_POWER] = 0  # made public (S_LEADER_ROUND) at the reveal
+                hid[WHITE, H_HAND] &= ~(1 << LEADER_CARD)  # OP-9 "deck": the card is spent
                 as_six = 1
         log_event(log, EV_PLACE, pub[P_ROUND], seat, c, r, as_six, 0, 0)
 
@@ -455,6 +504,23 @@ def choose_order(g):
         pub[region_at(r, REVEAL)] = i
         packed |= r << (4 * i)
     log_event(log, EV_ORDER, pub[P_ROUND], decider, packed, n_regions, 0, 0, 0)
+
+
+@jit
+def reveal_each(g):
+    """SZ-8 with order_choice="region_by_region": the decider picks the next region to reveal
+    after seeing the previous region's battle."""
+    pub, ks, log = g[1], g[3], g[9]
+    n_regions = pub[P_N_REGIONS]
+    decider = pub[P_DECIDER]
+    left = (1 << n_regions) - 1
+    for i in range(n_regions):
+        r = ask(g, D_ORDER, decider, left)
+        left &= ~(1 << r)
+        ks[K_ORDER + i] = r
+        pub[region_at(r, REVEAL)] = i
+        log_event(log, EV_ORDER, pub[P_ROUND], decider, r, 1, 0, 0, 0)
+        resolve_region(g, r)
 
 
 @inline
@@ -552,19 +618,34 @@ def win_region(g, seat, r, d):
 
 
 @inline
+def has_army(rules, pub, seat, r):
+    """Can the seat find an army for a marker on r: supply, or another region (SZ-15)?"""
+    if pub[seat_at(seat, S_SUPPLY)] > 0 or regions_where(pub, seat, ARMIES, r) != 0:
+        return True
+    return rules[R_MARKERS_MOVE] != 0 and regions_where(pub, seat, MARKERS, r) != 0
+
+
+@inline
 def six_power(g, seat, r):
-    """SZ-15: a 6 puts a marker beside the region, once per side and region (SZ-17c: Chu may
-    do it a second time in one region). Always used when allowed."""
-    pub = g[1]
+    """SZ-15: a 6 may ("可") put a marker beside the region, once per side and region (SZ-17c:
+    Chu may do it a second time in one region). The owner decides (six_power="choice") or it is
+    always used (six_power="always"); it counts as used only when a marker was placed."""
+    rules, pub = g[0], g[1]
     used = region_at(r, SIX_USED + seat)
+    if not has_army(rules, pub, seat, r):
+        return
     if pub[used] == 0:
-        pub[used] = 1
-        put_marker(g, seat, r, np.int64(6))
+        if not rules[R_SIX_ALWAYS]:
+            pub[P_REGION] = r
+            if ask(g, D_SIX, seat, 3) == 0:
+                return
+        if put_marker(g, seat, r, np.int64(6)):
+            pub[used] = 1
     elif pub[used] == 1 and seat == BLACK and power_ready(g, BLACK, POWER_C):
         if ask_power(g, BLACK, POWER_C, r):
             spend_power(g, BLACK, r, -1)
-            pub[used] = 2
-            put_marker(g, seat, r, np.int64(POWER_C))
+            if put_marker(g, seat, r, np.int64(POWER_C)):
+                pub[used] = 2
 
 
 @inline
@@ -582,6 +663,7 @@ def resolve_region(g, r):
     e0, six0 = c0, c0 == Y6
     if hid[WHITE, H_AS_SIX] == r:  # SZ-16c, OP-10
         pub[seat_at(WHITE, S_LEADER_ROUND)] = rnd
+        show_leader(g, np.int64(WHITE))
         log_event(log, EV_POWER, rnd, WHITE, POWER_C, r, c0, 0, 0)
         e0, six0 = Y6, rules[R_AS_SIX_VALUE] == 0
     for seat in range(2):
@@ -680,6 +762,70 @@ def conserved(g):
     return True
 
 
+# --- hidden information (sim.control) --------------------------------------------------------
+
+@jit
+def redeal(g, seat):
+    """Re-randomise everything `seat` has not observed, consistently with what it has: the
+    order of its own deck's unseen top, and the opponent's hand, deck, face-down cards of this
+    round, undeclared Sun Wu c and hidden leader. Reads only what `seat` may know to decide what
+    to draw: the unseen cards are collected in card-id order before shuffling."""
+    rules, pub, hid, ks, ctl = g[0], g[1], g[2], g[3], g[10]
+    # The seat's own deck: its unseen top cards, in a new order (put-back cards stay below).
+    head, unseen = ks[K_DECK_HEAD + seat], ks[K_UNSEEN + seat]
+    for i in range(unseen - 1, 0, -1):
+        j = control.rand_below(ctl, i + 1)
+        a, b = deck_slot(ks, seat, i), deck_slot(ks, seat, j)
+        ks[a], ks[b] = ks[b], ks[a]
+    opp = 1 - seat
+    cards = DECK_ADVANCED if rules[R_ADVANCED] else DECK_BASIC
+    if rules[R_WARLORD] and rules[R_LEADER_IN_DECK] and pub[seat_at(opp, S_LEADER_ROUND)] < 0:
+        cards |= 1 << LEADER_CARD
+    revealed = 0
+    for r in range(pub[P_N_REGIONS]):
+        if pub[region_at(r, CARD + opp)] >= 0:
+            revealed |= 1 << pub[region_at(r, CARD + opp)]
+    whites = cards & ~pub[seat_at(opp, S_GONE)] & ~revealed & ~YELLOWS
+    yellows = YELLOWS & ~revealed
+    n_deck = pub[seat_at(opp, S_DECK)]
+    # Which whites lie in the deck (the rest are in hand or face down), in a random order.
+    in_hand = whites
+    for i in range(n_deck):
+        pick = nth_bit(in_hand, control.rand_below(ctl, popcount(in_hand)))
+        in_hand &= ~(1 << pick)
+        ks[deck_slot(ks, opp, i)] = pick
+    # Face-down cards of this round: drawn from the hand's cards (never the leader card).
+    held = in_hand | yellows
+    for r in range(pub[P_N_REGIONS]):
+        if hid[opp, H_PLACED + r] >= 0 and pub[region_at(r, CARD + opp)] < 0:
+            placeable = held & ((1 << LEADER_CARD) - 1)
+            c = nth_bit(placeable, control.rand_below(ctl, popcount(placeable)))
+            held &= ~(1 << c)
+            hid[opp, H_PLACED + r] = c
+    hid[opp, H_HAND] = held
+    hid[opp, H_DRAWN] = 0
+    # Leader: hidden ones are drawn anew; an unused power is in hand (held, or its card drawn).
+    if rules[R_WARLORD]:
+        if pub[seat_at(opp, S_LEADER)] < 0:
+            hid[opp, H_LEADER] = control.rand_below(ctl, 4)
+        unused = pub[seat_at(opp, S_LEADER_ROUND)] < 0
+        in_play = (held >> LEADER_CARD) & 1 if rules[R_LEADER_IN_DECK] else 1
+        hid[opp, H_POWER] = 1 if unused and in_play else 0
+        # Sun Wu c may have been declared on a face-down 7-10 (hidden until its reveal).
+        if opp == WHITE and unused:
+            hid[opp, H_AS_SIX] = -1
+        if opp == WHITE and unused and hid[opp, H_LEADER] == POWER_C:
+            for r in range(pub[P_N_REGIONS]):
+                c = hid[opp, H_PLACED + r]
+                if (pub[region_at(r, CARD + opp)] < 0 and W7 <= c <= W10
+                        and hid[opp, H_POWER] == 1 and control.rand_below(ctl, 2) == 1):
+                    hid[opp, H_AS_SIX] = r
+                    hid[opp, H_POWER] = 0
+                    hid[opp, H_HAND] &= ~(1 << LEADER_CARD)
+    for i in range(H_MEMORY, HID_SIZE):  # the opponent strategy's own memory is its secret
+        hid[opp, i] = 0
+
+
 # --- a game ---------------------------------------------------------------------------------
 
 @jit
@@ -703,6 +849,7 @@ def setup(g, tiles, adj, fixed_decks, fixed_tiles, scratch, row):
         pub[seat_at(seat, S_LEADER)] = -1
         pub[seat_at(seat, S_LEADER_ROUND)] = -1
         hid[seat, H_AS_SIX] = -1
+        hid[seat, H_LEADER] = -1
         for r in range(MAX_REGIONS):
             hid[seat, H_PLACED + r] = -1
     n_tiles = tiles.shape[0]
@@ -737,6 +884,7 @@ def setup(g, tiles, adj, fixed_decks, fixed_tiles, scratch, row):
         if not fixed:
             shuffle(ks[base:base + DECK_MAX], count, streams, 0)
         pub[seat_at(seat, S_DECK)] = count - 4
+        ks[K_UNSEEN + seat] = count - 4
         hand = YELLOWS
         for i in range(4):
             hand |= 1 << ks[base + i]
@@ -775,7 +923,7 @@ def write_record(g, out, row):
         out[row, c + 7] = ks[stat(seat, ST_BATTLES)]
         out[row, c + 8] = ks[stat(seat, ST_REGIONS)]
         out[row, c + 9] = ks[stat(seat, ST_ORDERS)]
-        out[row, c + 10] = pub[seat_at(seat, S_LEADER)]
+        out[row, c + 10] = g[2][seat, H_LEADER]
         out[row, c + 11] = pub[seat_at(seat, S_LEADER_ROUND)]
         out[row, c + 12] = ks[stat(seat, ST_OPENING)] >> RECORD_CARD_SHIFT
         out[row, c + 13] = ks[stat(seat, ST_DRAWN)] >> RECORD_CARD_SHIFT
@@ -797,10 +945,12 @@ def log_board(g):
 @jit
 def play_game(g, tiles, adj, fixed_decks, fixed_tiles, scratch, out, row):
     """One game from set-up to record."""
-    rules, pub, ks, log = g[0], g[1], g[3], g[9]
+    rules, pub, ks, log, ctl = g[0], g[1], g[3], g[9], g[10]
     setup(g, tiles, adj, fixed_decks, fixed_tiles, scratch, row)
     n_regions = rules[R_N_REGIONS]
     for rnd in range(1, N_ROUNDS + 1):
+        if control.stopped(ctl):
+            break
         pub[P_ROUND] = rnd
         pub[P_REVEALED] = 0
         for r in range(n_regions):
@@ -815,10 +965,13 @@ def play_game(g, tiles, adj, fixed_decks, fixed_tiles, scratch, out, row):
             choose_order(g)
         for seat in range(2):
             place_cards(g, seat)
-        if not rules[R_ORDER_BEFORE]:
-            choose_order(g)
-        for i in range(n_regions):
-            resolve_region(g, ks[K_ORDER + i])
+        if rules[R_ORDER_EACH] and pub[P_DECIDER] >= 0:
+            reveal_each(g)
+        else:
+            if not rules[R_ORDER_BEFORE]:
+                choose_order(g)
+            for i in range(n_regions):
+                resolve_region(g, ks[K_ORDER + i])
         if rnd == 6 and not rules[R_ROUND6_AT_START]:  # OP-9
             round6_powers(g)
         for seat in range(2):
@@ -841,21 +994,20 @@ def play_game(g, tiles, adj, fixed_decks, fixed_tiles, scratch, out, row):
 
 @njit(cache=True, nogil=True)
 def play_chunk(rules, tiles, adj, fixed_decks, fixed_tiles, kinds, params, key, first_game,
-               out, error, log):
+               out, error, log, ctl):
     """Play out.shape[0] games (see sim.game for the contract)."""
     # Views of a record do not hold a reference to its array: `state` itself travels in g, which
     # keeps it alive while they are used.
     state = np.zeros(1, STATE_DTYPE)
     st = state[0]
     pub, hid, streams = st.pub, st.hid, st.streams
-    for seat in range(params.shape[0]):
-        for i in range(params.shape[1]):
-            st.params[seat, i] = params[seat, i]
     ks = np.zeros(KS_SIZE, np.int64)
     legal = np.zeros(N_ACTIONS, np.bool_)
     scratch = np.zeros(tiles.shape[0], np.int64)
-    g = (rules, pub, hid, ks, legal, kinds, state, streams, error, log)
+    seat_kinds = np.zeros(2, np.int64)
+    g = (rules, pub, hid, ks, legal, seat_kinds, state, streams, error, log, ctl)
     for row in range(out.shape[0]):
+        control.begin_game(ctl, first_game + row, row == 0, kinds, params, seat_kinds, st.params)
         seed_game(key, first_game + row, streams)
         play_game(g, tiles, adj, fixed_decks, fixed_tiles, scratch, out, row)
         if error[3] == 1:

@@ -44,8 +44,10 @@ D_SOURCE = 5   # SZ-12 shortage: action = region to take one of your armies from
 D_KEEP = 6     # SZ-13/14: action = card id (among mine[H_DRAWN]) to keep
 D_POWER = 7    # use a leader power now? action 0 = no, 1 = yes; P_AUX = power (0..3)
 D_TARGET = 8   # leader power target: action = region, or PASS = do not use; P_AUX = power
-N_DECISIONS = 9
-DECISION_NAMES = ("leader", "buy", "place", "order", "split", "source", "keep", "power", "target")
+D_SIX = 9      # SZ-15 "may": use the 6 power on region P_REGION now? action 0 = no, 1 = yes
+N_DECISIONS = 10
+DECISION_NAMES = ("leader", "buy", "place", "order", "split", "source", "keep", "power", "target",
+                  "six")
 PASS = 16
 N_ACTIONS = 17
 AUX_MARCH_TO = 4       # D_TARGET, Sun Wu d, second step: the adjacent region to move to
@@ -60,6 +62,8 @@ P_TRACK = 2            # steps from the centre to a red zone (OP-3)
 P_N_REGIONS = 3
 P_ADVANCED = 4         # 1 = advanced mode
 P_DECIDER = 5          # seat choosing this round's reveal order, -1 = left to right (SZ-8)
+# P_REGION, P_AMOUNT and P_AUX describe the decision being asked and are cleared as soon as it
+# is answered: left set, they told the other side about a private decision (the warlord leak).
 P_REGION = 6           # the region the current decision is about (-1 none)
 P_AMOUNT = 7           # D_SPLIT: the difference d; D_SOURCE: armies still needed; D_KEEP: cards to keep
 P_AUX = 8              # D_SPLIT: loser's armies there; D_SOURCE: WHY_*; D_POWER/D_TARGET: power
@@ -73,7 +77,8 @@ S_BOUGHT = 2           # armies bought (SZ-2)
 S_HAND = 3             # cards in hand (the count is public, the cards are not)
 S_DECK = 4             # cards left in the deck
 S_GONE = 5             # bitmask of cards that left the game (played whites, discards for armies)
-S_LEADER = 6           # chosen leader 0..3, -1 none (public once both have chosen)
+S_LEADER = 6           # chosen leader 0..3, -1 none or not yet shown (leaders="hidden": shown
+                       # when its power is first used)
 S_LEADER_ROUND = 7     # round its power was used (0 = at game start), -1 = not used
 S_POINTS = 8           # points scored so far (SZ-18)
 P_REGIONS = P_SEATS + 2 * SEAT_STRIDE
@@ -94,7 +99,8 @@ H_POWER = 2            # 1 = my leader power is in hand and unused
 H_AS_SIX = 3           # region where Sun Wu c turns my card into a 6 this round, -1 none
 H_DECISIONS = 4        # decisions asked so far this game
 H_PLACED = 5           # + region: card placed face down this round, -1 none
-H_MEMORY = H_PLACED + MAX_REGIONS
+H_LEADER = H_PLACED + MAX_REGIONS   # my leader 0..3 (-1 none); public too unless hidden
+H_MEMORY = H_LEADER + 1
 MEMORY_SIZE = 8        # mine[H_MEMORY:] is the strategy's own scratch, zeroed every game
 HID_SIZE = H_MEMORY + MEMORY_SIZE
 
@@ -118,7 +124,9 @@ ST_OPENING, ST_DRAWN, ST_PLAYED, ST_MOVED, ST_BATTLES, ST_REGIONS, ST_ORDERS = 0
 N_STATS = 7
 K_DECKS = K_STATS + 2 * N_STATS    # + seat * DECK_MAX: deck cards, circular from K_DECK_HEAD
 K_ORDER = K_DECKS + 2 * DECK_MAX   # + i: region revealed i-th this round
-KS_SIZE = K_ORDER + MAX_REGIONS
+K_UNSEEN = K_ORDER + MAX_REGIONS   # + seat: cards on top of the deck its owner never saw (a card
+                                   # put back at the bottom, SZ-13, stays known to its owner)
+KS_SIZE = K_UNSEEN + 2
 
 # Rule parameters rules[...] (from SunziRules.kernel_args()).
 R_N_REGIONS = 0
@@ -142,7 +150,11 @@ R_ORDER_BEFORE = 18    # OP-13: 1 = the reveal order is chosen before placement
 R_REMOVED_TO_SUPPLY = 19  # removed armies return to their owner's supply instead of leaving
 R_SCORE_NET = 20       # 1 = a scoring moves the general once by the net points
 R_FIXED_TILES = 21     # 1 = tiles beside the regions are the given ones (scripted games)
-N_RULES = 22
+R_SIX_ALWAYS = 22      # SZ-15: 1 = the 6 power is always used when allowed; 0 = the owner decides
+R_LEADERS_HIDDEN = 23  # SZ-3: 1 = a leader is shown only when its power is first used
+R_MARKERS_MOVE = 24    # SZ-15 "unless used for other actions": 1 = markers may cover a shortage
+R_ORDER_EACH = 25      # SZ-8: 1 = the decider picks the next region after each reveal
+N_RULES = 26
 
 # End reasons (record column end_reason).
 END_RED_ZONE = 0       # SZ-19
@@ -198,6 +210,11 @@ EV_SCORE = 17      # region a won by seat for b points; general now c
 EV_END = 18        # a = end reason, b = winners bitmask, c = general, d, e = supplies
 EV_SHIELD = 19     # seat's armies on region a are spared by Chu a (would have lost b)
 EV_STATE = 20      # region a after the round: White b armies + c markers, Black d + e
+EV_LEADER_SHOWN = 21  # seat's leader a becomes public (at set-up, or at its first use if hidden)
+
+# Who sees each event (sim.game PUBLIC / OWNER / NOBODY; tests/engine/test_observation.py).
+_OWNER_EVENTS = (EV_LEADER, EV_HAND, EV_PLACE, EV_DRAW)
+EVENT_VISIBILITY = tuple(1 if e in _OWNER_EVENTS else 0 for e in range(EV_LEADER_SHOWN + 1))
 
 
 

@@ -61,7 +61,9 @@ def narrate(events, labels) -> str:
         if event == L.EV_TILE:
             lines.append(f"  {name(a)}: {b}-{c}-{d}")
         elif event == L.EV_LEADER:
-            lines.append(f"  {side}'s leader (SZ-3): {'abcd'[a]} = {LEADER_NAMES[seat][a]}")
+            lines.append(f"  {side} chooses its leader (SZ-3): {'abcd'[a]} = {LEADER_NAMES[seat][a]}")
+        elif event == L.EV_LEADER_SHOWN:
+            lines.append(f"  {side}'s leader is shown: {'abcd'[a]} = {LEADER_NAMES[seat][a]}")
         elif event == L.EV_HAND:
             lines.append(f"  {side}'s hand: {cards(a)}")
         elif event == L.EV_BUY:
@@ -78,7 +80,8 @@ def narrate(events, labels) -> str:
                 lines.append(f"  {side} places face down: {', '.join(placed.pop(seat))}")
         elif event == L.EV_ORDER:
             order = [(a >> (4 * i)) & 15 for i in range(b)]
-            lines.append(f"  Reveal order: {', '.join(name(r) for r in order)}")
+            what = "Next region to reveal" if b == 1 else "Reveal order"
+            lines.append(f"  {what}: {', '.join(name(r) for r in order)}")
         elif event == L.EV_REVEAL:
             lines.append(f"  {name(a)}: White {card(b)} vs Black {card(c)}")
         elif event == L.EV_MARKER:

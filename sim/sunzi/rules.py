@@ -126,6 +126,18 @@ class SunziRules(Variant):
     scoring_steps: str = option("region", "the general moves region by region, left to right, "
                                 "and a red zone wins at once; or once by the net points "
                                 "(rules silent)", "SZ-18, SZ-19", choices=("region", "net"))
+    six_power: str = option("choice", "the 6 power (SZ-15, \"可\": may) is the owner's decision "
+                            "(choice), or always used when allowed (always)", "SZ-15",
+                            choices=("choice", "always"))
+    leaders: str = option("public", "warlord leader choices are public from set-up, or hidden "
+                          "until the power is first used (the seed adds the card to the own deck)",
+                          "SZ-3, OP-9", choices=("public", "hidden"))
+    markers: str = option("fixed", "markers never move (fixed), or may be taken to cover a "
+                          "shortage (\"unless used for other actions\", SZ-12)", "SZ-15",
+                          choices=("fixed", "shortage"))
+    order_choice: str = option("whole", "the decider fixes the whole reveal order (whole) or "
+                               "picks the next region after each reveal (region_by_region)",
+                               "SZ-8, OP-13", choices=("whole", "region_by_region"))
     deck_white: tuple | None = option(None, "White's deck in draw order, e.g. '7,+1,10,plague,...' "
                                       "(scripted and golden games); default: shuffled", "SZ-6",
                                       parse=parse_names)
@@ -142,6 +154,9 @@ class SunziRules(Variant):
                 object.__setattr__(self, name, tuple(
                     tuple(v) if isinstance(v, list) else v for v in value))
         self.check_choices()
+        if self.order_choice == "region_by_region" and self.order_timing == "before_placement":
+            raise RulesError("order_choice=region_by_region picks each region after the previous "
+                             "reveal, so it needs order_timing=after_placement (OP-13)")
         if not isinstance(self.warlord, bool):
             raise RulesError(f"option warlord={self.warlord!r} must be true or false")
         _require_int("track_length", self.track_length)
@@ -275,6 +290,10 @@ class SunziRules(Variant):
         r[L.R_ORDER_BEFORE] = self.order_timing == "before_placement"
         r[L.R_REMOVED_TO_SUPPLY] = self.removed_armies == "supply"
         r[L.R_SCORE_NET] = self.scoring_steps == "net"
+        r[L.R_SIX_ALWAYS] = self.six_power == "always"
+        r[L.R_LEADERS_HIDDEN] = self.leaders == "hidden"
+        r[L.R_MARKERS_MOVE] = self.markers == "shortage"
+        r[L.R_ORDER_EACH] = self.order_choice == "region_by_region"
         tiles = np.array(self.tile_set(), np.int64).reshape(-1, 3)
         adj = np.zeros(L.MAX_REGIONS, np.int64)
         adj[:len(self.regions)] = self.adjacency_masks()

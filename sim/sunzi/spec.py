@@ -20,4 +20,6 @@ SPEC = register(GameSpec(
     strategies=BUILTINS,
     n_strategy_params=layout.N_STRATEGY_PARAMS,
     narrate=narrate,
+    decision_names=layout.DECISION_NAMES,
+    event_visibility=layout.EVENT_VISIBILITY,
 ))

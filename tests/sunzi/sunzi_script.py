@@ -76,8 +76,11 @@ class Game:
 
 
 def make_rules(**options) -> SunziRules:
+    """Scripted games use the 6 power whenever allowed (six_power="always") unless told
+    otherwise, so that a script need not answer every SZ-15 decision."""
     kind = {k: options[k] for k in ("mode", "warlord", "leader_card") if k in options}
-    base = {"tile_order": TILES, "deck_white": deck(**kind), "deck_black": deck(**kind)}
+    base = {"tile_order": TILES, "deck_white": deck(**kind), "deck_black": deck(**kind),
+            "six_power": "always"}
     return SunziRules(**{**base, **options})
 
 
