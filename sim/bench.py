@@ -19,7 +19,10 @@ import time
 CASES = [("parthian", {"n_players": n}, s, f"{n} players") for s in ("random", "cautious", "glory")
          for n in (3, 4, 5, 6)]
 CASES += [("sunzi", {"mode": m}, s, m) for m in ("basic", "advanced") for s in ("random", "greedy")]
+CASES += [("goofspiel", {"num_cards": 13}, s, "13 cards") for s in ("random", "match", "greedy")]
 QUICK_CASES = [CASES[1], CASES[5], CASES[11], CASES[12]]
+# Goofspiel against OpenSpiel (balance bench --openspiel): the same variants on both sides.
+OPENSPIEL_CASES = [{"num_cards": 13}, {"num_cards": 6}]
 
 
 def measure(mode: str, game: str, rules: dict, strategy: str, jobs: int, n_games: int) -> dict:
@@ -54,6 +57,39 @@ def _child(mode, game, rules, strategy, jobs, n_games, cache_dir=None) -> dict:
     if done.returncode != 0:
         raise RuntimeError(f"benchmark child failed:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _openspiel_child(rules: dict, n_python: int, n_cpp: int) -> dict:
+    code = ("import json; from sim.calibration import openspiel_speed; "
+            f"print(json.dumps(openspiel_speed({rules!r}, {n_python}, {n_cpp})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"OpenSpiel benchmark child failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run_openspiel(n_games: int = 1_000_000, n_python: int = 5_000, n_cpp: int = 50_000) -> str:
+    """Goofspiel here against OpenSpiel's goofspiel, same variants, same machine, same run:
+    random players; a decision is one seat's bid with a choice (the last card is automatic in
+    both). Needs the calibration extra (open_spiel)."""
+    from sim.calibration import decisions_per_game, require_openspiel
+
+    require_openspiel()
+    rows = []
+    for rules in OPENSPIEL_CASES:
+        per_game = decisions_per_game(rules)
+        ours = _child("steady", "goofspiel", rules, "random", 1, n_games)
+        theirs = _openspiel_child(rules, n_python, n_cpp)
+        label = f"{rules['num_cards']} cards, 2 players, random order"
+        for who, games_s, n in (("balance-toolkit kernel", ours["games_per_s"], n_games),
+                                ("OpenSpiel, Python loop", theirs["python_games_per_s"], n_python),
+                                ("OpenSpiel, C++ loop (evaluate_bots)", theirs["cpp_games_per_s"], n_cpp)):
+            rows.append(f"| {label} | {who} | {n:,} | {games_s:,.0f} | {games_s * per_game:,.0f} | "
+                        f"{ours['games_per_s'] / games_s:,.0f}x |")
+    return "\n".join([
+        "Goofspiel against OpenSpiel (random players, one process each, same run)", "",
+        "| variant | implementation | games | games/s | decisions/s | ours is faster by |",
+        "|---|---|---|---|---|---|", *rows, ""])
 
 
 def run(n_games: int = 1_000_000, stream_games: int = 10_000_000, quick: bool = False,
@@ -94,4 +130,4 @@ def run(n_games: int = 1_000_000, stream_games: int = 10_000_000, quick: bool = 
 
 
 if __name__ == "__main__":
-    print(run(quick="--quick" in sys.argv))
+    print(run_openspiel() if "--openspiel" in sys.argv else run(quick="--quick" in sys.argv))

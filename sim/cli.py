@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--stream-games", type=int, default=10_000_000,
                        help="games for the streaming-memory measurement (10^8 for the full figure)")
     bench.add_argument("--quick", action="store_true", help="a 1-minute subset")
+    bench.add_argument("--openspiel", action="store_true",
+                       help="only Goofspiel against OpenSpiel's goofspiel (Python and C++ loops), "
+                       "games/s and decisions/s in the same run (needs the calibration extra)")
     bench.add_argument("--record", type=Path, help="also write the results as Markdown to this file")
     bench.set_defaults(run=run_bench)
 
@@ -199,6 +202,14 @@ def run_report(args) -> int:
 def run_bench(args) -> int:
     from .bench import run
 
+    if args.openspiel:
+        from .bench import run_openspiel
+
+        text = run_openspiel(args.games)
+        if args.record:
+            args.record.write_text(text + "\n")
+        print(text)
+        return 0
     print(run(args.games, args.stream_games, quick=args.quick, record=args.record))
     return 0
 
