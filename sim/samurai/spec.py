@@ -1,0 +1,26 @@
+"""Registers Samurai Sword with the engine (kept out of __init__ so that importing
+strategies.samurai first never meets a half-imported package)."""
+from strategies.samurai import BUILTINS
+
+from ..game import GameSpec, register
+from . import kernel, layout
+from .log import narrate
+from .rules import SamuraiRules
+
+SPEC = register(GameSpec(
+    name="samurai",
+    title="Samurai Sword",
+    rules_class=SamuraiRules,
+    kernel=kernel,
+    length_name="turns",
+    end_reasons=layout.END_REASONS,
+    unfinished_reasons=("capped", "invariant_broken"),
+    game_columns=layout.GAME_COLUMNS,
+    seat_columns=layout.SEAT_COLUMNS,
+    strategies=BUILTINS,
+    n_strategy_params=layout.N_STRATEGY_PARAMS,
+    narrate=narrate,
+    headline_ends=("swordmaster",),
+    decision_names=layout.DECISION_NAMES,
+    event_visibility=layout.EVENT_VISIBILITY,
+))
