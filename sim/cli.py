@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -30,7 +31,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.run(args) or 0
+        status = args.run(args) or 0
+        sys.stdout.flush()  # a closed pipe shows here, while it can still be handled
+        return status
+    except BrokenPipeError:
+        # The reader went away (`balance play parthian | head`): stop quietly, as other tools do.
+        # Python would report the broken pipe again when it flushes stdout at exit; point stdout
+        # at /dev/null so that it has nothing left to flush.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, the status a shell gives a command killed by a closed pipe
     except BalanceError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -52,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     games = game_names()
 
     sim = commands.add_parser("simulate", help="play a batch of games and print a summary table",
-                              description="Play a batch of games; print seat win rates with 95%% "
+                              description="Play a batch of games; print seat win rates with 95% "
                               "Wilson intervals and write the per-game table (Parquet) if asked.")
     add_game_arguments(sim, games)
     sim.add_argument("--games", type=int, default=100_000, help="number of games (default 100000)")
@@ -76,16 +85,30 @@ def build_parser() -> argparse.ArgumentParser:
                       help="which game of the batch with this seed (replays game N of a simulate run)")
     play.set_defaults(run=run_play)
 
-    report = commands.add_parser("report", help="run a game's default study and write its report",
-                                 description="Simulate the default study and write Markdown, "
-                                 "CSV tables and PNG plots under --out.")
-    report.add_argument("games", nargs="*", metavar="GAME",
-                        help=f"games to report on ({', '.join(games)}; default: all)")
-    report.add_argument("--games-per-batch", dest="n_games", type=int, default=None,
+    report = commands.add_parser(
+        "report", help="run the games' default studies and write the report site",
+        description="Run each game's default study and write its report under --out:\n"
+        "  OUT/index.html       every game with a one-line verdict, one click to its page\n"
+        "  OUT/GAME/index.html  summary of findings, sortable tables, figures, provenance\n"
+        "  OUT/GAME/index.md    the same report as Markdown, with its CSV tables and PNGs\n"
+        "The pages work offline (nothing is fetched at view time).",
+        epilog="examples:\n  balance report                       (every game, full size)\n"
+               "  balance report --quick               (every game, small batches: ~1 minute)\n"
+               "  balance report --game sunzi --game parthian --jobs 2",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    report.add_argument("--game", dest="games", action="append", default=[], choices=games,
+                        metavar="NAME", help=f"a game to report on, repeatable ({', '.join(games)}; "
+                        "default: every game that has a study)")
+    report.add_argument("legacy_games", nargs="*", help=argparse.SUPPRESS)
+    report.add_argument("--quick", action="store_true",
+                        help="small batches: checks the whole pipeline in about a minute; the "
+                        "intervals are too wide to read balance from")
+    report.add_argument("--games-per-batch", dest="n_games", type=int, default=None, metavar="N",
                         help="games per batch (default: the study's own, tuned for minutes)")
     report.add_argument("--seed", type=int, default=2026, help="master seed (default 2026)")
     report.add_argument("--jobs", type=int, default=-1, help="parallel workers (default: all cores)")
     report.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
+    report.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     report.set_defaults(run=run_report)
 
     add_workbench_commands(commands, games, add_game_arguments)
@@ -189,13 +212,16 @@ def run_play(args) -> int:
 
 def run_report(args) -> int:
     from analysis.report import write_reports
-    from .game import get_game
 
-    for name in args.games:
-        get_game(name)  # a clear error for an unknown game before any work starts
-    for path in write_reports(args.games or None, out_dir=args.out, n_games=args.n_games,
-                              seed=args.seed, jobs=args.jobs):
-        print(f"report written: {path}")
+    if args.legacy_games:
+        names = " ".join(f"--game {name}" for name in args.legacy_games)
+        raise BalanceError(f"name the games with --game: balance report {names}")
+    paths = write_reports(args.games or None, out_dir=args.out, n_games=args.n_games,
+                          seed=args.seed, jobs=args.jobs, progress=not args.no_progress,
+                          quick=args.quick)
+    for path in paths:
+        print(f"report written: {path} (and {path.with_suffix('.html').name})")
+    print(f"open {Path(args.out) / 'index.html'}")
     return 0
 
 

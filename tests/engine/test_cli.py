@@ -52,7 +52,7 @@ def test_user_strategy_file(tmp_path, capsys):
     (["simulate", "parthian", "-o", "legion_table=/no/such.csv"], "no such file"),
     (["simulate", "parthian", "-o", "charge_threshold"], "KEY=VALUE"),
     (["simulate", "parthian", "-s", "nofile.py:f"], "not found"),
-    (["report", "chess"], "unknown game 'chess'"),
+    (["report", "chess"], "balance report --game chess"),  # one spelling: --game NAME
 ])
 def test_bad_input_is_a_clear_error(argv, fragment, capsys):
     assert main(argv) == 2
