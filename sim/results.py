@@ -219,14 +219,28 @@ def _checked_sum(a, b) -> np.ndarray:
     return total
 
 
-def records_frame(spec: GameSpec, n_seats: int, matrix: np.ndarray, first_game: int = 0) -> pd.DataFrame:
-    """The per-game table: one row per game, the cross-game columns first."""
+def records_frame(spec: GameSpec, n_seats: int, matrix: np.ndarray, first_game: int = 0,
+                  rotated_labels: tuple[str, ...] | None = None) -> pd.DataFrame:
+    """The per-game table: one row per game, the cross-game columns first.
+
+    For a rotated-seat batch (``rotated_labels``: the strategy list as given), game g seats
+    strategy (s + g) mod N at seat s: the table then says so in ``rotation`` (g mod N) and in
+    ``strategy_<seat>`` (the label playing that seat in that game).
+    """
     names = spec.record_columns(n_seats)
     m = matrix
-    frame = {"game_id": np.arange(first_game, first_game + len(m), dtype=np.int64),
-             "n_players": np.full(len(m), n_seats, np.int8),
-             spec.length_name: m[:, RECORD_LENGTH],
-             "end_reason": pd.Categorical.from_codes(m[:, RECORD_END], categories=list(spec.end_reasons))}
+    game_id = np.arange(first_game, first_game + len(m), dtype=np.int64)
+    frame = {"game_id": game_id, "n_players": np.full(len(m), n_seats, np.int8)}
+    if rotated_labels is not None:
+        rotation = (game_id % n_seats).astype(np.int8)
+        categories = list(dict.fromkeys(rotated_labels))
+        codes = np.array([categories.index(label) for label in rotated_labels])
+        frame["rotation"] = rotation
+        for seat in range(n_seats):
+            frame[f"strategy_{seat}"] = pd.Categorical.from_codes(
+                codes[(seat + rotation) % n_seats], categories=categories)
+    frame[spec.length_name] = m[:, RECORD_LENGTH]
+    frame["end_reason"] = pd.Categorical.from_codes(m[:, RECORD_END], categories=list(spec.end_reasons))
     shares = win_shares(m[:, RECORD_WINNERS], n_seats)
     for seat in range(n_seats):
         frame[f"win_{seat}"] = shares[:, seat]

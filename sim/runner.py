@@ -2,14 +2,16 @@
 
 Game g always gets the random streams of (seed, g), so the table is the same whatever the
 number of jobs, the backend or the chunk size. Workers are joblib workers: processes ("loky")
-by default; "threading" also runs in parallel because the kernels release the GIL; any joblib
-backend name works (e.g. "dask" after registering a Dask client).
+by default; "threading" also runs in parallel because the kernels release the GIL; "dask" runs
+the chunks on a dask.distributed cluster (docs/scaling.md). With a run folder every finished
+chunk is kept on disk (sim.checkpoint), so a killed run resumes where it stopped.
 """
 from __future__ import annotations
 
 import math
 import os
 import sys
+from contextlib import contextmanager
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -20,6 +22,7 @@ from . import __version__
 from .errors import RunError, StrategyError
 from .game import GameSpec, get_game
 from .results import Results, Summary, records_frame
+from .control import new_ctl
 from .rng import master_key
 from .strategy import SeatPlan, kernel_for, resolve_seats
 
@@ -29,7 +32,8 @@ STREAM_CHUNK = 250_000
 
 def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed: int = 0, *,
              jobs: int = 1, chunk_size: int | None = None, backend: str = "loky",
-             stream: bool = False, progress: bool | None = None, first_game: int = 0) -> Results:
+             stream: bool = False, progress: bool | None = None, first_game: int = 0,
+             rotate_seats: bool = False, run_dir=None) -> Results:
     """Play ``n_games`` games and return their Results.
 
     Parameters
@@ -39,12 +43,19 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
     strategies : a strategy (name, Strategy or njit function) for every seat, or one per seat.
     n_games, seed : batch size and master seed (same seed -> same table).
     jobs : parallel workers (-1 = all cores). chunk_size : games per task.
-    backend : joblib backend ("loky" processes, "threading", "sequential", or registered ones).
+    backend : joblib backend ("loky" processes, "threading", "sequential") or "dask": the chunks
+        run on the current dask.distributed Client (see :func:`dask_client`), as many at once as
+        the cluster has worker threads.
     stream : keep only the mergeable Summary (bounded memory; no per-game table).
     progress : show a progress bar; None = only for long runs on a terminal.
     first_game : play games first_game .. first_game + n_games - 1 of the seed's sequence, so
         that a batch can grow in steps (analysis.workbench.simulate_precise) and the union of
         the steps is exactly the batch of games 0..n-1.
+    rotate_seats : fair seats: game g seats the strategy list rotated by g mod N (seat s plays
+        strategy (s + g) mod N), so that every strategy plays every seat equally often. The
+        per-game table gains ``rotation`` and ``strategy_<seat>`` columns.
+    run_dir : a folder that keeps every finished chunk (see sim.checkpoint): running the same
+        request again resumes from them, and a different request is refused.
     """
     spec = get_game(game)
     rules = as_rules(spec, rules)
@@ -54,43 +65,199 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
     if not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
         raise RunError(f"jobs must be a positive integer or -1 (all cores), got {jobs!r}")
     jobs = os.cpu_count() or 1 if jobs == -1 else int(jobs)
+    if not isinstance(rotate_seats, (bool, np.bool_)):
+        raise RunError(f"rotate_seats must be True or False, got {rotate_seats!r}")
+    rotate_seats = bool(rotate_seats)
+    if backend == "dask":
+        jobs = max(jobs, _dask_width())
     key = master_key(seed)
     seats = resolve_seats(spec, strategies, rules.n_seats)
+    if backend == "dask":
+        _ship_by_value(seats.user_fns)
     chunk = _chunk_size(chunk_size, n_games, jobs, stream)
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
         raise RunError(f"first game must be a non-negative integer, got {first_game!r}")
     end = int(first_game) + n_games
-    starts = list(range(int(first_game), end, chunk))
     args = rules.kernel_args()
-
-    # Compile (or load from cache) once here, so that workers find a warm disk cache.
-    _play(spec, args, seats, key, 0, 1)
-
-    tasks = (delayed(_play_task)(spec.name, args, seats, key, start, min(chunk, end - start),
-                                 stream, rules.n_seats) for start in starts)
-    show = progress if progress is not None else (n_games >= 1_000_000 and sys.stderr.isatty())
-    bar = tqdm(total=n_games, unit="game", unit_scale=True, disable=not show,
-               desc=f"{spec.name} {rules.n_seats}p")
-    summary, parts = Summary.empty(spec, rules.n_seats), []
-    if jobs == 1 or len(starts) == 1:
-        outputs = (task[0](*task[1], **task[2]) for task in tasks)
-    else:
-        outputs = Parallel(n_jobs=min(jobs, len(starts)), backend=backend, return_as="generator")(tasks)
-    for start, (part_summary, matrix) in zip(starts, outputs):
-        summary = summary + part_summary
-        if matrix is not None:
-            parts.append(matrix)
-        bar.update(part_summary.n_games)
-    bar.close()
-
-    records = None
-    if not stream:
-        records = records_frame(spec, rules.n_seats, np.concatenate(parts), int(first_game))
     provenance = {"game": spec.name, "variant": rules.to_dict(), "strategies": list(seats.labels),
                   "n_games": n_games, "seed": int(seed), "version": __version__}
     if first_game:
         provenance["first_game"] = int(first_game)
+    if rotate_seats:
+        provenance["rotate_seats"] = True
+    store = None
+    if run_dir is not None:
+        store, chunk = _open_run_dir(run_dir, provenance, seats, chunk_size, chunk, stream)
+    starts = list(range(int(first_game), end, chunk))
+    sizes = {start: min(chunk, end - start) for start in starts}
+
+    # Compile (or load from cache) once here, so that workers find a warm disk cache. A user
+    # strategy's kernel is never disk-cached: Dask workers compile their own, so skip it there.
+    if not (backend == "dask" and seats.user_fns):
+        _play(spec, args, seats, key, 0, 1)
+
+    show = progress if progress is not None else (n_games >= 1_000_000 and sys.stderr.isatty())
+    bar = tqdm(total=n_games, unit="game", unit_scale=True, disable=not show,
+               desc=f"{spec.name} {rules.n_seats}p")
+    done = {}
+    for start in starts if store is not None else ():
+        piece = _load_chunk(store, spec, rules.n_seats, start, sizes[start], stream, rotate_seats)
+        if piece is not None:
+            done[start] = piece
+            bar.update(sizes[start])
+    todo = [start for start in starts if start not in done]
+    tasks = [delayed(_play_task)(spec.name, args, seats, key, start, sizes[start], stream,
+                                 rules.n_seats, rotate_seats) for start in todo]
+    for start, piece in zip(todo, _outputs(tasks, jobs, backend)):
+        if store is not None:
+            _save_chunk(store, start, sizes[start], piece)
+        done[start] = piece
+        bar.update(sizes[start])
+    bar.close()
+    if store is not None and len(todo) < len(starts):
+        print(f"resumed {len(starts) - len(todo)} of {len(starts)} chunks from {store.path}",
+              file=sys.stderr)
+
+    summary = Summary.empty(spec, rules.n_seats, rotate_seats)
+    for start in starts:
+        summary = summary + done[start][0]
+    records = None
+    if not stream:
+        matrix = np.concatenate([done[start][1] for start in starts])
+        records = records_frame(spec, rules.n_seats, matrix, int(first_game),
+                                seats.labels if rotate_seats else None)
     return Results(provenance, summary, records)
+
+
+def _outputs(tasks: list, jobs: int, backend: str):
+    """Run the chunk tasks; yield their outputs in task order."""
+    if backend == "dask":
+        from joblib import parallel_config
+
+        # joblib registers its Dask backend only through parallel_config; it sends the tasks
+        # to the current distributed.Client, all its worker threads at once.
+        with parallel_config(backend="dask", n_jobs=-1):
+            yield from Parallel(return_as="generator")(tasks)
+    elif jobs == 1 or len(tasks) <= 1:
+        for function, positional, named in tasks:
+            yield function(*positional, **named)
+    else:
+        yield from Parallel(n_jobs=min(jobs, len(tasks)), backend=backend,
+                            return_as="generator")(tasks)
+
+
+def _open_run_dir(run_dir, provenance: dict, seats: SeatPlan, chunk_size, chunk: int, stream: bool):
+    """The run folder for this request; a resumed run keeps the chunk size it started with."""
+    from .checkpoint import RunDir
+
+    previous = RunDir.existing_request(run_dir)
+    if chunk_size is None and previous and isinstance(previous.get("chunk_size"), int):
+        chunk = previous["chunk_size"]  # the default depends on --jobs, which may differ now
+    request = {"command": "simulate", **provenance, "chunk_size": chunk, "stream": bool(stream),
+               "user_strategies": [_code_digest(fn) for fn in seats.user_fns]}
+    return RunDir(run_dir, request), chunk
+
+
+def _code_digest(fn) -> str:
+    """What identifies a user strategy's code across processes (its name alone does not)."""
+    import hashlib
+    import inspect
+
+    try:
+        text = inspect.getsource(fn.py_func)
+    except (OSError, TypeError):
+        text = repr(fn.py_func.__code__.co_code)
+    return f"{fn.py_func.__name__}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+def _chunk_name(start: int, count: int) -> str:
+    return f"games-{start:012d}-{count}"
+
+
+def _save_chunk(store, start: int, count: int, piece) -> None:
+    summary, matrix = piece
+    if matrix is None:   # streamed: the chunk's exact summary is all there is
+        store.save_json(_chunk_name(start, count), summary.to_dict())
+    else:                # the records; the summary is rebuilt from them on resume
+        store.save_array(_chunk_name(start, count), matrix)
+
+
+def _load_chunk(store, spec: GameSpec, n_seats: int, start: int, count: int, stream: bool,
+                rotated: bool):
+    if stream:
+        data = store.load_json(_chunk_name(start, count))
+        return None if data is None else (Summary.from_dict(data), None)
+    matrix = store.load_array(_chunk_name(start, count))
+    if matrix is None:
+        return None
+    return Summary.of(spec, n_seats, matrix, start, rotated), matrix
+
+
+def _dask_width() -> int:
+    """Worker threads of the current dask.distributed Client."""
+    client = current_dask_client()
+    workers = client.scheduler_info().get("workers", {})
+    return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+
+
+def _ship_by_value(user_fns) -> None:
+    """Send user strategies to Dask workers as code, not as a module name to import there.
+
+    Numba pickles a jitted function's Python source with its own copy of cloudpickle, which
+    refers to functions of importable modules by name; a worker on another machine has no such
+    module (a notebook's functions and ``FILE.py:FUNCTION`` strategies already travel by value).
+    """
+    from numba import cloudpickle
+
+    for fn in user_fns:
+        module = sys.modules.get(fn.py_func.__module__)
+        if module is not None and module.__name__ != "__main__":
+            cloudpickle.register_pickle_by_value(module)
+
+
+def current_dask_client():
+    """The running distributed.Client, or a RunError saying how to get one."""
+    try:
+        from distributed import get_client
+    except ImportError:
+        raise RunError("backend 'dask' needs dask.distributed: pip install "
+                       "'balance-toolkit[dask]'") from None
+    try:
+        return get_client()
+    except ValueError:
+        raise RunError("backend 'dask' needs a running dask.distributed Client: create one "
+                       "(distributed.Client(...)) or use sim.runner.dask_client('local') / "
+                       "--dask local") from None
+
+
+@contextmanager
+def dask_client(address: str = "local", n_workers: int | None = None):
+    """A dask.distributed Client for the duration of a ``with`` block.
+
+    ``address`` is "local" (start a LocalCluster of ``n_workers`` worker processes, one thread
+    each; default: one per core) or a scheduler address such as "tcp://10.0.0.5:8786" (join a
+    running cluster; see docs/scaling.md). Numba compiles do not like sharing a process with
+    other threads, so local workers are processes with one thread each.
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise RunError("--dask needs dask.distributed: pip install 'balance-toolkit[dask]'") from None
+    if address == "local":
+        workers = n_workers if n_workers and n_workers > 0 else (os.cpu_count() or 1)
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            yield client
+    elif isinstance(address, str) and "://" in address:
+        try:
+            client = Client(address, timeout="20s")
+        except OSError as failure:
+            raise RunError(f"cannot reach the Dask scheduler at {address!r}: {failure}") from None
+        with client:
+            yield client
+    else:
+        raise RunError(f"--dask {address!r}: use 'local' or a scheduler address like "
+                       "tcp://host:8786")
 
 
 def as_rules(spec: GameSpec, rules):
@@ -114,7 +281,7 @@ def _chunk_size(chunk_size, n_games, jobs, stream) -> int:
 
 
 def _play(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: int,
-          log: np.ndarray | None = None) -> np.ndarray:
+          log: np.ndarray | None = None, ctl: np.ndarray | None = None) -> np.ndarray:
     """Play games start..start+count-1 in this process; return their record matrix."""
     from .game import RECORD_DTYPE
 
@@ -124,7 +291,8 @@ def _play(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: 
     if log is None:
         log = np.zeros((0, 1), np.int64)
     try:
-        kernel(*args, seats.kinds, seats.params, key, np.int64(start), out, error, log)
+        kernel(*args, seats.kinds, seats.params, key, np.int64(start), out, error, log,
+               new_ctl() if ctl is None else ctl)
     except NumbaError as failure:
         if not seats.user_fns:
             raise
@@ -143,24 +311,25 @@ def _play(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: 
     return out
 
 
-def _play_task(game_name, args, seats, key, start, count, stream, n_seats):
+def _play_task(game_name, args, seats, key, start, count, stream, n_seats, rotate=False):
     spec = get_game(game_name)
-    matrix = _play(spec, args, seats, key, start, count)
-    summary = Summary.of(spec, n_seats, matrix)
+    matrix = _play(spec, args, seats, key, start, count, ctl=new_ctl(rotate=rotate))
+    summary = Summary.of(spec, n_seats, matrix, start, rotate)
     return summary, (None if stream else matrix)
 
 
 def play_one(game, rules=None, strategies="random", seed: int = 0, game_index: int = 0,
-             max_events: int = 4096):
+             max_events: int = 4096, ctl: np.ndarray | None = None):
     """Play a single game with its event log (for narratives and golden games).
 
-    Returns (record row as dict, event log int64[E, W]).
+    ``ctl`` (sim.control.new_ctl) traces, perturbs or redeals its decisions.
+    Returns (record row as dict, event log int64[E, W], the seats).
     """
     spec = get_game(game)
     rules = as_rules(spec, rules)
     seats = resolve_seats(spec, strategies, rules.n_seats)
     log = np.zeros((max_events, spec.kernel.LOG_WIDTH), np.int64)
-    matrix = _play(spec, rules.kernel_args(), seats, master_key(seed), game_index, 1, log)
+    matrix = _play(spec, rules.kernel_args(), seats, master_key(seed), game_index, 1, log, ctl)
     record = records_frame(spec, rules.n_seats, matrix, game_index).iloc[0].to_dict()
     n_events = int(log[0, 0])
     return record, log[1:1 + n_events], seats
