@@ -75,6 +75,16 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", type=Path, help="write the per-game table to this Parquet file")
     sim.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_precision_arguments(sim)
+    sim.add_argument("--dask", metavar="local|tcp://HOST:PORT",
+                     help="run the chunks on a Dask cluster: 'local' starts one worker process "
+                     "per --jobs (default: per core), an address joins a running scheduler "
+                     "(needs the dask extra; see docs/scaling.md)")
+    sim.add_argument("--run-dir", type=Path, metavar="DIR",
+                     help="keep every finished chunk in DIR: the same command again resumes "
+                     "after a crash and gives the identical table; another command is refused")
+    sim.add_argument("--rotate-seats", action="store_true",
+                     help="fair seats: game g seats strategy (s + g) mod N at seat s, so every "
+                     "strategy plays every seat equally often (tables by strategy and seat)")
     sim.set_defaults(run=run_simulate)
 
     play = commands.add_parser("play", help="play one game and print it as a narrative",
@@ -192,9 +202,17 @@ def run_simulate(args) -> int:
     spec, rules, strategies = game_request(args)
     if args.out and args.stream:
         raise BalanceError("--stream keeps no per-game table, so --out cannot be written; drop one")
-    results = simulate(spec, rules, strategies, args.games, args.seed, jobs=args.jobs,
-                       chunk_size=args.chunk_size, backend=args.backend, stream=args.stream,
-                       progress=False if args.no_progress else None)
+    run = dict(jobs=args.jobs, chunk_size=args.chunk_size, backend=args.backend,
+               stream=args.stream, progress=False if args.no_progress else None,
+               rotate_seats=args.rotate_seats, run_dir=args.run_dir)
+    if args.dask:
+        from .runner import dask_client
+
+        with dask_client(args.dask, args.jobs if args.jobs > 1 else None):
+            results = simulate(spec, rules, strategies, args.games, args.seed,
+                               **{**run, "backend": "dask"})
+    else:
+        results = simulate(spec, rules, strategies, args.games, args.seed, **run)
     print(print_summary(results))
     if args.out:
         print(f"\nper-game table: {results.to_parquet(args.out)}")
