@@ -248,7 +248,8 @@ def run_tune(args) -> int:
     command = [f"balance simulate {spec.name}", *result.flags]
     if result.file is not None:
         command.append(f"-o {result.file[0]}={paths[result.file[0]]}")
-    print(f"\nplay the tuned set: {' '.join(command)}" + (f" (with {', '.join(keys)} as tuned)"
-                                                           if keys else ""))
+    where = "".join(f" -o {key}=<one of {', '.join(values)}>" for key, values in
+                    result.verified.attrs["provenance"]["over"].items())
+    print(f"\nplay the tuned set: {' '.join(command)}{where}")
     print("all targets hit" if result.hit else "NOT every target is within the tolerance")
     return 0 if result.hit else 1

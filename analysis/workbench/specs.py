@@ -166,3 +166,15 @@ def resolve(game, rules):
     """(GameSpec, rules dataclass) from a game name and rules (dataclass, dict or None)."""
     spec = get_game(game)
     return spec, as_rules(spec, rules)
+
+
+def numeric_columns(table, names):
+    """Columns of grid values that are all numbers become numbers (for plots and lookups)."""
+    import pandas as pd
+
+    for name in names:
+        if name in table:
+            converted = pd.to_numeric(table[name], errors="coerce")
+            if converted.notna().all():
+                table[name] = converted
+    return table

@@ -43,11 +43,7 @@ def sweep(game, vary: Sequence[str] | Mapping[str, Sequence], rules=None, strate
                            precision=precision, max_games=max_games, jobs=jobs)
         rows.append({**assignment, **M.headline(result.summary)})
         batches.append(result.provenance)
-    table = pd.DataFrame(rows)
-    for name in grid:  # numbers as numbers, so that plots get a numeric axis
-        converted = pd.to_numeric(table[name], errors="coerce")
-        if converted.notna().all():
-            table[name] = converted
+    table = specs.numeric_columns(pd.DataFrame(rows), grid)
     table.attrs["provenance"] = {
         "command": "sweep", "game": spec.name, "vary": {k: list(map(str, v)) for k, v in grid.items()},
         "seed": int(seed), "n_games": None if precision else n_games, "precision_pp": precision,

@@ -11,13 +11,16 @@ more evaluations; a grid explodes with 7 card values.)
 
 How the noise is handled:
 
+- the first trials are the current values and the current values all moved together by a
+  fraction of their range (a designer's first guesses; the objective is flat where every
+  legion is far too strong, so purely random starts can miss the interesting region);
 - every trial plays the same games (the search seed, games 0..n-1): two trials at the same n
   differ only by their parameters (common random numbers);
 - the sample size grows as the search narrows: a trial plays enough games that its 95%
   half-width is about half the best distance found so far (never below ``tolerance / 8``,
   never above ``search_games``), on a grid of powers of two so the games stay a prefix;
-- the search's own estimates are never reported: the best candidates are re-played at the
-  full search size, the winner is chosen there, and it is then re-run on a fresh seed never
+- the search's own estimates are never reported: the best candidates are re-played on four
+  times the search's largest sample, the winner is chosen there, and it is then re-run on a fresh seed never
   used during the search (``seed + 1``), grown to ``precision``; that verified figure, with its
   interval, is the result.
 
@@ -44,7 +47,11 @@ from . import metrics as M
 from . import specs
 from .precision import check_precision, run_batch
 
-CANDIDATES = 8        # best trials re-played at the full search size
+CANDIDATES = 8        # best trials re-played before the winner is chosen
+FINAL_FACTOR = 4      # ... on this many times the search's largest sample
+# First guesses besides the current values: every varied knob moved together by these
+# fractions of the way to the end of its range (a designer's "all a bit weaker / stronger").
+SHIFTS = (-0.75, -0.5, -0.25, 0.25, 0.5)
 
 
 @dataclass
@@ -176,7 +183,8 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
         "verify_seed": verify_seed, "trials": trials, "search_games": search_games,
         "tolerance": tolerance, "fewest_changes": fewest_changes, "precision_pp": precision,
         "version": __version__, "batches": batches}
-    tables = [pd.DataFrame(value_rows), pd.DataFrame(verified_rows), pd.DataFrame(trial_rows)]
+    tables = [specs.numeric_columns(pd.DataFrame(rows), grid)
+              for rows in (value_rows, verified_rows, trial_rows)]
     for table in tables:
         table.attrs["provenance"] = provenance
     # Vector knobs (legions[i]) travel in the game's data file; scalar knobs as -o flags.
@@ -261,6 +269,12 @@ class _Search:
         current = {name: min(max(self.knobs[name].value, low), high)
                    for name, (low, high) in self.ranges.items()}
         study.enqueue_trial({**current, **({f"change {n}": False for n in current} if self.fewest else {})})
+        for shift in SHIFTS:
+            moved = {}
+            for name, (low, high) in self.ranges.items():
+                end = low if shift < 0 else high
+                moved[name] = self.knobs[name].cast(current[name] + abs(shift) * (end - current[name]))
+            study.enqueue_trial({**moved, **({f"change {n}": True for n in moved} if self.fewest else {})})
         best = [1.0]   # best deviation so far (sets the sample size)
         rows = []
 
@@ -289,6 +303,8 @@ class _Search:
                 ranked.append(t.user_attrs["values"])
             if len(ranked) == CANDIDATES:
                 break
-        # Re-play the best candidates at the full search size; never trust a small-n estimate.
-        final = [(self.score(self.deviation(v, self.max_games)[0], v), i, v) for i, v in enumerate(ranked)]
+        # Re-play the best candidates on more games than any trial had: never trust the
+        # search's own (smaller, selected) estimates.
+        final_n = FINAL_FACTOR * self.max_games
+        final = [(self.score(self.deviation(v, final_n)[0], v), i, v) for i, v in enumerate(ranked)]
         return min(final)[2], rows

@@ -1,0 +1,44 @@
+"""The CLI commands run end to end, write their files, and refuse bad input without a traceback."""
+import pytest
+
+from sim.cli import main
+
+
+def test_sweep_ablate_sensitivity_write_tables_and_plots(tmp_path, capsys):
+    assert main(["sweep", "parthian", "--vary", "n_players=3,4", "--games", "500", "--out",
+                 str(tmp_path / "s"), "--no-progress"]) == 0
+    assert {p.name for p in (tmp_path / "s").iterdir()} >= {"sweep.csv", "sweep.parquet", "sweep.png"}
+    assert main(["ablate", "parthian", "--param", "charges", "--games", "500", "--out",
+                 str(tmp_path / "a"), "--no-progress"]) == 0
+    assert (tmp_path / "a" / "ablate.png").exists()
+    assert main(["sensitivity", "parthian", "--vary", "charges=1..3", "--method", "morris",
+                 "--samples", "4", "--games", "300", "--out", str(tmp_path / "m"), "--no-progress"]) == 0
+    assert (tmp_path / "m" / "sensitivity_victory.png").exists()
+
+
+def test_simulate_with_precision_reports_the_games_it_took(capsys):
+    assert main(["simulate", "parthian", "--precision", "3", "--no-progress"]) == 0
+    assert "precision 3.0 pp reached" in capsys.readouterr().out
+
+
+def test_tune_writes_a_legion_table_that_simulate_accepts(tmp_path, capsys):
+    code = main(["tune", "parthian", "--target", "victory=0.5", "--over", "n_players=4", "--vary",
+                 "legions", "-s", "cautious", "--trials", "30", "--search-games", "4000",
+                 "--precision", "2", "--tolerance", "0.1", "--out", str(tmp_path), "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0 and "verified on a fresh seed" in out
+    assert main(["simulate", "parthian", "--players", "4", "-o",
+                 f"legion_table={tmp_path / 'legion_table.csv'}", "--games", "100"]) == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["sweep", "parthian", "--vary", "colour=red"], "colour"),
+    (["sensitivity", "parthian", "--vary", "charges=3..1"], "increasing"),
+    (["ablate", "parthian", "--param", "nope"], "nope"),
+    (["tune", "parthian", "--target", "victory", "--vary", "charges"], "must be a number"),
+    (["simulate", "parthian", "--precision", "0"], "precision"),
+])
+def test_bad_input_exits_2_with_a_message(argv, message, capsys):
+    assert main(argv + ["--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
