@@ -70,6 +70,42 @@ def openspiel_random_points(rules=None, n_games: int = 20_000, seed: int = 0) ->
     return points
 
 
+def outcome_counts(points: np.ndarray) -> np.ndarray:
+    """Seat 0's (wins, draws, losses) against seat 1, from points int[n_games, 2]."""
+    diff = points[:, 0] - points[:, 1]
+    return np.array([(diff > 0).sum(), (diff == 0).sum(), (diff < 0).sum()])
+
+
+def compare_random_play(rules=None, n_games: int = 20_000, seed: int = 2026,
+                        openspiel_seed: int = 7, ours=None) -> dict:
+    """Random play here against random play in OpenSpiel, same parameters (two players).
+
+    Seat 0's win/draw/loss counts are compared by a chi-square test of homogeneity, the mean
+    point difference (seat 0 - seat 1) by Welch's t-test. ``ours`` overrides our variant (to
+    check that the tests tell different games apart). Returns shares, means and p-values.
+    """
+    from scipy import stats
+
+    from .runner import simulate
+
+    rules = _rules(rules)
+    mine = _rules(ours) if ours is not None else rules
+    records = simulate("goofspiel", mine, "random", n_games, seed=seed).records
+    points = {"ours": records[["points_0", "points_1"]].to_numpy(),
+              "openspiel": openspiel_random_points(rules, n_games, openspiel_seed)}
+    counts = {k: outcome_counts(v) for k, v in points.items()}
+    table = np.array([counts["ours"], counts["openspiel"]])
+    chi = stats.chi2_contingency(table[:, table.sum(axis=0) > 0]).pvalue
+    diffs = {k: v[:, 0] - v[:, 1] for k, v in points.items()}
+    welch = stats.ttest_ind(diffs["ours"], diffs["openspiel"], equal_var=False).pvalue
+    row = {"n_games": n_games, "chi2_p": float(chi), "welch_p": float(welch)}
+    for k in points:
+        row.update({f"{k}_win": counts[k][0] / n_games, f"{k}_draw": counts[k][1] / n_games,
+                    f"{k}_loss": counts[k][2] / n_games, f"{k}_mean_diff": float(diffs[k].mean()),
+                    f"{k}_mean_points": float(points[k].mean())})
+    return row
+
+
 def replay_in_openspiel(rules, prizes, bids):
     """Play one game's prizes and bids (card values, ``bids[turn][seat]``) in OpenSpiel; return
     the terminal state. OpenSpiel plays the last card itself (GS-6), so a full game's last
@@ -323,3 +359,26 @@ def play_against_openspiel(choose: Callable[[Observation], int], rules=None, n_g
             "win_share": float(share), "share_low": float(low), "share_high": float(high),
             "bot": bot, "iterations": iterations, "uct_c": uct_c, "seed": seed,
             "rules": rules.to_dict()}
+
+
+CALIBRATION_SETTINGS = [{"num_cards": 4}, {"num_cards": 6}, {"num_cards": 6, "points_order": "descending"},
+                        {"num_cards": 13}, {"num_cards": 13, "points_order": "descending"}]
+
+
+def calibration_markdown(n_games: int = 20_000) -> str:
+    """The random-play calibration table of docs/goofspiel.md (``python -m sim.calibration``)."""
+    lines = ["| num_cards | points_order | W / D / L here (%) | W / D / L OpenSpiel (%) | "
+             "mean diff here | mean diff OpenSpiel | chi-square p | Welch p |",
+             "|---|---|---|---|---|---|---|---|"]
+    for options in CALIBRATION_SETTINGS:
+        r = compare_random_play(options, n_games)
+        shares = {k: " / ".join(f"{100 * r[f'{k}_{o}']:.2f}" for o in ("win", "draw", "loss"))
+                  for k in ("ours", "openspiel")}
+        lines.append(f"| {options['num_cards']} | {options.get('points_order', 'random')} | "
+                     f"{shares['ours']} | {shares['openspiel']} | {r['ours_mean_diff']:+.3f} | "
+                     f"{r['openspiel_mean_diff']:+.3f} | {r['chi2_p']:.2f} | {r['welch_p']:.2f} |")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(calibration_markdown())

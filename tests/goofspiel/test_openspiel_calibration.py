@@ -17,7 +17,8 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel (PyPI open_spiel, extra 'calibration') is NOT installed: "
     "the Goofspiel calibration against OpenSpiel was NOT checked")
 
-from sim.calibration import (builtin_chooser, observation, openspiel_random_points,  # noqa: E402
+from sim.calibration import (CALIBRATION_SETTINGS, builtin_chooser,  # noqa: E402
+                             compare_random_play, observation, openspiel_random_points,
                              play_against_openspiel, points_of, replay_in_openspiel)
 from sim.goofspiel import layout as L  # noqa: E402
 from sim.goofspiel.rules import GoofspielRules, returns  # noqa: E402
@@ -58,35 +59,17 @@ def test_same_bids_same_points_and_returns(options):
             assert np.allclose(state.returns(), returns(ours, kind)[0])
 
 
-def outcome_counts(points):
-    """Seat 0's (wins, draws, losses) against seat 1 (two players)."""
-    diff = points[:, 0] - points[:, 1]
-    return np.array([(diff > 0).sum(), (diff == 0).sum(), (diff < 0).sum()])
-
-
-def compare(ours, theirs):
-    """p-values: chi-square on seat 0's W/D/L, Welch's t on the mean point difference."""
-    table = np.array([outcome_counts(ours), outcome_counts(theirs)])
-    chi = stats.chi2_contingency(table[:, table.sum(axis=0) > 0]).pvalue
-    welch = stats.ttest_ind(ours[:, 0] - ours[:, 1], theirs[:, 0] - theirs[:, 1],
-                            equal_var=False).pvalue
-    return chi, welch
-
-
 def our_points(options, n_games=N_GAMES, seed=2026):
     r = simulate("goofspiel", options, "random", n_games, seed=seed).records
     return r[[f"points_{p}" for p in range(options.get("players", 2))]].to_numpy()
 
 
-SETTINGS = [{"num_cards": 4}, {"num_cards": 6}, {"num_cards": 6, "points_order": "descending"},
-            {"num_cards": 13}, {"num_cards": 13, "points_order": "descending"}]
-
-
-@pytest.mark.parametrize("options", SETTINGS, ids=lambda o: "-".join(map(str, o.values())))
+@pytest.mark.parametrize("options", CALIBRATION_SETTINGS, ids=lambda o: "-".join(map(str, o.values())))
 def test_random_play_outcomes_match_openspiel(options):
-    """Win/draw/loss shares and mean point difference of random play agree with OpenSpiel's."""
-    chi, welch = compare(our_points(options), openspiel_random_points(options, N_GAMES, seed=7))
-    assert chi > ALPHA and welch > ALPHA
+    """Win/draw/loss shares (chi-square) and mean point difference (Welch) of random play agree
+    with OpenSpiel's, 20,000 games a side."""
+    result = compare_random_play(options, N_GAMES)
+    assert result["chi2_p"] > ALPHA and result["welch_p"] > ALPHA
 
 
 def test_three_player_outcomes_match_openspiel():
@@ -103,9 +86,8 @@ def test_three_player_outcomes_match_openspiel():
 
 def test_the_comparison_detects_a_game_one_turn_short():
     """Power: our game with num_turns = N - 1 is told apart from OpenSpiel's full game."""
-    chi, welch = compare(our_points({"num_cards": 6, "num_turns": 5}),
-                         openspiel_random_points({"num_cards": 6}, N_GAMES, seed=7))
-    assert chi < 1e-6
+    result = compare_random_play({"num_cards": 6}, N_GAMES, ours={"num_cards": 6, "num_turns": 5})
+    assert result["chi2_p"] < 1e-6
 
 
 def test_observation_from_a_history_matches_the_game():
