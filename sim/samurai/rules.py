@@ -301,12 +301,13 @@ class SamuraiRules(Variant):
                 if _key(name) != "random":
                     fixed[s] = self._character(name, "characters")
         chosen = [c for c in fixed if c >= 0]
-        if len(set(chosen)) != len(chosen):
+        printed = [c for c in chosen if c < L.N_PRINTED_CHARACTERS]   # Plain4/5 may repeat
+        if len(set(printed)) != len(printed):
             raise RulesError(f"characters={self.characters!r}: a character can sit at one seat only")
         pool = (1 << L.N_PRINTED_CHARACTERS) - 1
         for name in self.exclude_characters:
             pool &= ~(1 << self._character(name, "exclude_characters"))
-        for c in chosen:
+        for c in printed:
             pool &= ~(1 << c)
         if bin(pool).count("1") < fixed.count(L.RANDOM_CHARACTER):
             raise RulesError(f"{fixed.count(L.RANDOM_CHARACTER)} seats draw a character at random "

@@ -23,4 +23,7 @@ SPEC = register(GameSpec(
     headline_ends=("swordmaster",),
     decision_names=layout.DECISION_NAMES,
     event_visibility=layout.EVENT_VISIBILITY,
+    # every decision type is reached: Ieyasu and Bushido need their characters / longer games
+    observation_variants=tuple({"n_players": n, "characters": ",".join(
+        ["ieyasu", "hanzo", "nobunaga"][:1] + ["random"] * (n - 1))} for n in (3, 4, 6, 7)),
 ))

@@ -1,0 +1,144 @@
+"""Helpers for the Samurai Sword rule tests (rule ids: shared/rules/samurai_sword.md).
+
+``Table`` holds the kernel state of one game after set-up (SS-1..SS-4) and lets a test arrange
+hands, characters, properties and the deck, then call one rule of the kernel (an attack, a
+card, a draw phase, a Bushido check, the scoring) and read the state and the events. Seats
+answer their decisions from scripts (strategies.samurai.script: (decision, action) pairs; any
+other decision gets a passive answer: END, TAKE, else the lowest legal action).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sim.control import new_ctl
+from sim.game import get_game
+from sim.rng import master_key, seed_game
+from sim.samurai import kernel as K
+from sim.samurai import layout as L
+from sim.samurai.rules import CARD_IDS, CHARACTER_IDS, SamuraiRules, _key
+from sim.strategy import resolve_seats
+from strategies.samurai import script
+
+SPEC = get_game("samurai")
+
+
+def card(name) -> int:
+    return CARD_IDS[_key(name)]
+
+
+def character(name) -> int:
+    return CHARACTER_IDS[_key(name)]
+
+
+class Table:
+    def __init__(self, n=5, seats=None, seed=0, roles=None, characters=None, **options):
+        if roles is None:
+            roles = ("shogun", "samurai", "ninja1", "ninja2", "ronin", "ninja3", "samurai")[:n]
+            if n == 3:
+                roles = ("shogun", "ninja1", "ninja2")
+            elif n == 4:
+                roles = ("shogun", "samurai", "ninja1", "ninja2")
+            elif n == 6:
+                roles = ("shogun", "samurai", "ninja1", "ninja2", "ronin", "ninja3")
+        chars = characters or ["plain5"] * n
+        self.variant = SamuraiRules(n_players=n, roles=tuple(roles), characters=tuple(chars), **options)
+        self.n = n
+        rules, cards, resilience, deck_order = self.variant.kernel_args()
+        plan = resolve_seats(SPEC, seats or [script()] * n, n)
+        self.pub = np.zeros(L.PUB_SIZE, np.int64)
+        self.hid = np.zeros((n, L.HID_SIZE), np.int64)
+        self.ks = np.zeros(L.KS_SIZE, np.int64)
+        streams = np.zeros(1 + n + 3, np.uint64)
+        seed_game(master_key(seed), 0, streams)
+        self.log = np.zeros((4096, L.LOG_WIDTH), np.int64)
+        self.error = np.full(4, -1, np.int64)
+        self.g = (rules, cards, resilience, self.pub, self.hid, self.ks, np.zeros(L.N_ACTIONS, np.bool_),
+                  plan.kinds, plan.params, streams, self.error, self.log, new_ctl())
+        K.setup(self.g, deck_order, 0)
+        self.mark = int(self.log[0, 0])
+
+    # --- arranging the table --------------------------------------------------------------
+    def seat(self, s, field):
+        return int(self.pub[L.seat_at(s, field)])
+
+    def set(self, s, field, value):
+        self.pub[L.seat_at(s, field)] = value
+
+    def hand(self, s) -> dict[str, int]:
+        return {L.CARD_NAMES[t]: int(self.hid[s, L.H_HAND + t]) for t in range(L.N_TYPES)
+                if self.hid[s, L.H_HAND + t]}
+
+    def set_hand(self, s, *names):
+        """Replace seat s's hand (the old cards are put back on the deck's bottom: the table
+        stays a complete deck)."""
+        for t in range(L.N_TYPES):
+            for _ in range(int(self.hid[s, L.H_HAND + t])):
+                self._deck_bottom(t)
+            self.hid[s, L.H_HAND + t] = 0
+        for name in names:
+            t = card(name)
+            self._take_from_deck(t)
+            self.hid[s, L.H_HAND + t] += 1
+        self.set(s, L.S_HAND, len(names))
+
+    def stack(self, *names):
+        """Put these cards on top of the deck (first name = top card)."""
+        for name in reversed(names):
+            t = card(name)
+            self._take_from_deck(t)
+            self.ks[L.K_DECK + self.pub[L.P_DECK]] = t
+            self.pub[L.P_DECK] += 1
+
+    def empty_deck_into_discard(self):
+        while self.pub[L.P_DECK] > 0:
+            self.pub[L.P_DECK] -= 1
+            t = self.ks[L.K_DECK + self.pub[L.P_DECK]]
+            self.ks[L.K_DISCARD + self.pub[L.P_DISCARD_N]] = t
+            self.pub[L.P_DISCARD_N] += 1
+            self.pub[L.P_DISCARDS + t] += 1
+            self.pub[L.P_DISCARD_TOP] = t
+
+    def _deck_bottom(self, t):
+        d = self.ks[L.K_DECK:L.K_DECK + self.pub[L.P_DECK]].copy()
+        self.ks[L.K_DECK] = t
+        self.ks[L.K_DECK + 1:L.K_DECK + 1 + len(d)] = d
+        self.pub[L.P_DECK] += 1
+
+    def _take_from_deck(self, t):
+        d = list(self.ks[L.K_DECK:L.K_DECK + self.pub[L.P_DECK]])
+        if t not in d:  # swap it out of another hand for a deck card of another type
+            q = next(q for q in range(self.n) if self.hid[q, L.H_HAND + t] > 0)
+            other = next(x for x in reversed(d) if x != t)
+            d.remove(other)
+            self.hid[q, L.H_HAND + other] += 1
+            self.hid[q, L.H_HAND + t] -= 1
+            self.pub[L.P_DECK] = len(d)
+            self.ks[L.K_DECK:L.K_DECK + len(d)] = d
+            return
+        i = d.index(t)
+        del d[i]
+        self.pub[L.P_DECK] = len(d)
+        self.ks[L.K_DECK:L.K_DECK + len(d)] = d
+
+    def conserved(self) -> bool:
+        return bool(K.conserved(self.g))
+
+    # --- reading what happened --------------------------------------------------------------
+    def events(self, code=None, seat=None) -> list[tuple]:
+        rows = [tuple(int(x) for x in row) for row in self.log[1 + self.mark:1 + self.log[0, 0]]]
+        return [r for r in rows if (code is None or r[0] == code) and (seat is None or r[2] == seat)]
+
+    @property
+    def ended(self) -> int:
+        return int(self.ks[L.K_END])
+
+    def begin_turn(self, s):
+        self.pub[L.P_CURRENT] = s
+        self.pub[L.P_WEAPONS_PLAYED] = 0
+        self.pub[L.P_WEAPON_LIMIT] = K.weapon_limit(self.g, s)
+
+
+@pytest.fixture
+def Tab():
+    return Table

@@ -1,0 +1,61 @@
+"""Bad input: each raises RulesError naming the value (API) and exits 2 without a traceback (CLI)."""
+import subprocess
+import sys
+
+import pytest
+
+from sim.cli import main
+from sim.errors import RulesError
+from sim.samurai.rules import SamuraiRules
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"n_players": 2}, r"n_players=2 is not allowed; Samurai Sword is for 3 to 7 players"),
+    ({"n_players": 8}, r"n_players=8 is not allowed"),
+    ({"card_counts": (("parry", -2),)}, r"card count of Parry is -2; counts must be 0 or more"),
+    ({"card_counts": (("laser", 2),)}, r"card_counts: unknown card 'laser'"),
+    ({"weapon_stats": (("katana", "0/3"),)}, r"weapon Katana has difficulty 0 and damage 3"),
+    ({"weapon_stats": (("bo", "2/-1"),)}, r"weapon Bo has difficulty 2 and damage -1"),
+    ({"weapon_stats": (("parry", "1/1"),)}, r"'parry' is not a weapon"),
+    ({"weapon_stats": (("bo", "2"),)}, r"write difficulty/damage"),
+    ({"characters": ("kojiro",) * 5}, r"a character can sit at one seat only"),
+    ({"characters": ("zorro", "random", "random", "random", "random")}, r"unknown character 'zorro'"),
+    ({"exclude_characters": ("benkei", "chiyome", "ginchiyo", "goemon", "hanzo", "hideyoshi",
+                             "ieyasu", "kojiro")}, r"5 seats draw a character at random but only 4"),
+    ({"turn_cap": 0}, r"turn_cap=0 must be between 1 and 30000"),
+    ({"roles": ("shogun", "shogun", "ninja1", "ninja2", "ronin")}, r"need 1 shogun"),
+    ({"swordmaster": "stamina"}, r"swordmaster='stamina' is not allowed"),
+])
+def test_bad_options_name_the_value(options, message):
+    with pytest.raises(RulesError, match=message):
+        SamuraiRules(**options)
+
+
+def test_bad_card_table_files(tmp_path):
+    path = tmp_path / "cards.csv"
+    path.write_text("card,kind,count,difficulty,damage\nLaser,weapon,2,1,1\n")
+    with pytest.raises(RulesError, match=r"line 2: unknown card 'Laser'"):
+        SamuraiRules(card_table=str(path))
+    path.write_text("card,kind,count,difficulty,damage\nBokken,weapon,-1,1,1\n")
+    with pytest.raises(RulesError, match=r"lacks the card\(s\) Bo"):
+        SamuraiRules(card_table=str(path))
+    with pytest.raises(RulesError, match=r"no such file"):
+        SamuraiRules(card_table=str(tmp_path / "none.csv"))
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["simulate", "samurai", "--players", "8", "--games", "10"], "n_players=8 is not allowed"),
+    (["simulate", "samurai", "-o", "card_counts=parry=-1", "--games", "10"], "counts must be 0 or more"),
+    (["simulate", "samurai", "-o", "card_counts=laser=1", "--games", "10"], "unknown card 'laser'"),
+    (["simulate", "samurai", "-o", "weapon_stats=katana=0/9", "--games", "10"], "weapon Katana"),
+])
+def test_cli_bad_input_exits_2_without_traceback(argv, fragment, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err
+
+
+def test_cli_process_exit_code():
+    done = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "samurai", "--players", "2"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr

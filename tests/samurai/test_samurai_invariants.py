@@ -1,0 +1,122 @@
+"""Invariants over many random games at every player count, determinism and symmetry.
+
+The kernel itself checks after every turn that every card of every type is in exactly one place
+(deck, discard pile, a hand, in play), that public hand sizes match the hands, that resilience
+stays within 0..maximum and honour never goes negative; a failure ends the game as
+"invariant_broken", which must never happen.
+"""
+import numpy as np
+import pytest
+
+from analysis.stats import wilson
+from sim.runner import play_one, simulate
+from sim.samurai import layout as L
+
+MIXES = {n: ["random", "loyal", "shrewd"] * 3 for n in range(3, 8)}
+
+
+@pytest.fixture(scope="module", params=[3, 4, 5, 6, 7])
+def batch(request):
+    n = request.param
+    mixed = simulate("samurai", {"n_players": n}, MIXES[n][:n], 1500, seed=5).records
+    rand = simulate("samurai", {"n_players": n}, "random", 1500, seed=6).records
+    return n, mixed, rand
+
+
+def seat_matrix(records, column, n):
+    return np.stack([records[f"{column}_{s}"].to_numpy(np.int64) for s in range(n)], axis=1)
+
+
+def test_every_game_ends_by_the_rules_with_cards_conserved(batch):
+    """SS-6..SS-20: all cards conserved (kernel check every turn), games end by honour or
+    Swordmaster; none capped with these strategies."""
+    n, mixed, rand = batch
+    for records in (mixed, rand):
+        ends = records["end_reason"].value_counts().to_dict()
+        assert ends.get("invariant_broken", 0) == 0 and ends.get("capped", 0) == 0, ends
+        if n == 3:
+            assert ends.get("swordmaster", 0) == 0   # SS-21
+
+
+def test_resilience_honour_and_scores_within_bounds(batch):
+    """Resilience 0..max of the character, honour >= 0 and at least one seat at 0 honour after
+    an honour end; team scores are the sum of their seats' scores (minus a Deadly strike)."""
+    n, mixed, rand = batch
+    for records in (mixed, rand):
+        honour = seat_matrix(records, "honour", n)
+        res = seat_matrix(records, "resilience", n)
+        assert (honour >= 0).all() and (res >= 0).all() and (res <= 5).all()
+        honour_end = (records["end_reason"] == "honour").to_numpy()
+        assert (honour[honour_end].min(axis=1) == 0).all()
+        team = seat_matrix(records, "team", n)
+        score = seat_matrix(records, "score", n)
+        for k, column in enumerate(("score_shogun_team", "score_ninja", "score_ronin")):
+            total = np.where(team == k, score, 0).sum(axis=1)
+            total -= 3 * (records["deadly_strike_team"].to_numpy() == k)
+            assert (total == records[column].to_numpy()).all()
+
+
+def test_winners_are_exactly_the_winning_team(batch):
+    """SS-19: the win bitmask marks every seat of the winning team and no other."""
+    n, mixed, rand = batch
+    for records in (mixed, rand):
+        team = seat_matrix(records, "team", n)
+        win_team = records["winning_team"].to_numpy()
+        expected = ((team == win_team[:, None]) << np.arange(n)).sum(axis=1)
+        assert (records["winners"].to_numpy() == expected).all()
+        assert (win_team >= 0).all()
+
+
+@pytest.mark.parametrize("n", [3, 5, 7])
+def test_honour_changes_only_by_the_rules_events(n):
+    """Honour changes only by a defeat (-1 for the defeated, +1 for the defeater, SS-12), a
+    reshuffle (-1 for everyone, SS-6) or Bushido (-1, SS-18); replaying them gives the end."""
+    for game in range(12):
+        record, events, _ = play_one("samurai", {"n_players": n}, ["loyal", "random", "shrewd"] * 3,
+                                     seed=game, max_events=20000)
+        honour = {}
+        for e, _turn, seat, a, b, c, d in events:
+            if e == L.EV_CHARACTER:
+                honour[seat] = c
+            elif e == L.EV_HONOUR:
+                assert c in (L.HONOUR_DEFEAT, L.HONOUR_RESHUFFLE, L.HONOUR_BUSHIDO)
+                assert a in (-1, 1, 0) and (a == 1) == (c == L.HONOUR_DEFEAT and a > 0)
+                honour[seat] += a
+                assert honour[seat] == b
+        defeats = [ev for ev in events if ev[0] == L.EV_HONOUR and ev[5] == L.HONOUR_DEFEAT]
+        assert len(defeats) % 2 == 0
+        reshuffles = [ev for ev in events if ev[0] == L.EV_HONOUR and ev[5] == L.HONOUR_RESHUFFLE]
+        assert len(reshuffles) == n * record["reshuffles"]
+        assert [honour[s] for s in range(n)] == [record[f"honour_{s}"] for s in range(n)]
+
+
+def test_same_seed_same_table_whatever_the_chunks():
+    """Determinism: the same seed gives the same records, whatever the chunk size."""
+    a = simulate("samurai", {"n_players": 6}, ["loyal", "random"] * 3, 300, seed=9).records
+    b = simulate("samurai", {"n_players": 6}, ["loyal", "random"] * 3, 300, seed=9, chunk_size=37).records
+    assert a.equals(b)
+
+
+def test_absolute_seats_are_symmetric():
+    """Roles and characters are dealt at random, so with one strategy everywhere every absolute
+    seat has the same chance to win: each seat's rate lies within the 99.9% interval of the
+    average (the rules are symmetric under rotating the table)."""
+    n, games = 5, 6000
+    records = simulate("samurai", {"n_players": n}, "random", games, seed=21).records
+    wins = np.array([(records[f"win_{s}"] > 0).sum() for s in range(n)])
+    mean = wins.mean() / games
+    low, high = wilson(wins, games, confidence=0.999)
+    assert ((low <= mean) & (mean <= high)).all(), wins
+
+
+def test_removed_ninja_does_not_matter_at_five_players():
+    """At 5 players stars have no effect (SS-19): the Ninja team's win rate is the same whichever
+    Ninja card was removed (99.9% intervals overlap)."""
+    records = simulate("samurai", {"n_players": 5}, "random", 6000, seed=22).records
+    rates = []
+    for removed in (1, 2, 3):
+        group = records[records["removed_ninja"] == removed]
+        k = int((group["winning_team"] == L.TEAM_NINJA).sum())
+        rates.append(wilson(k, len(group), confidence=0.999))
+    lows, highs = [float(r[0]) for r in rates], [float(r[1]) for r in rates]
+    assert max(lows) <= min(highs)
