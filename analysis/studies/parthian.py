@@ -18,6 +18,7 @@ from sim.runner import simulate
 
 from .. import plots
 from .. import tables as T
+from ..workbench import ablation_section
 from ..markdown import Doc, interval_verdict, p_text, pct_text, seat_view
 
 
@@ -81,6 +82,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     _player_counts(doc, run)
     _mixes(doc, run)
     _sweep(doc, run)
+    ablation_section(doc, "parthian", {"n_players": MIX_PLAYERS}, "random", n_games, seed, jobs)
     bar.close()
     doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches, "
              f"jobs={jobs})._")

@@ -21,6 +21,7 @@ from ... import plots
 from ... import tables as T
 from ...markdown import Doc, interval_verdict, ordered, p_text, pct_text, pp_text
 from ...stats import wilson
+from ...workbench import ablation_section
 from . import tables as SZ
 
 
@@ -79,6 +80,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     _sunzi_leaders(doc, SZ, modes, run)
     del modes
     _sunzi_ladder(doc, run)
+    ablation_section(doc, "sunzi", None, "random", n_games // 2, seed, jobs, metric="win_0")
     bar.close()
     doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches, "
              f"jobs={jobs})._")
