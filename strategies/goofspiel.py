@@ -34,14 +34,17 @@ def random_play(seat, players, info, legal, params, rng):
 
 @njit(cache=True)
 def match(seat, players, info, legal, params, rng):
-    """Bid the card equal to the prize (plus params[0]), or the nearest card left (the lower one
-    when two are equally near). A classic baseline: it spends its cards in proportion to value."""
-    target = info[I_PRIZE] - 1 + params[0]
-    best, best_distance = -1, 1e9
-    for v in range(legal.shape[0]):
-        if legal[v] and abs(v - target) < best_distance:
-            best, best_distance = v, abs(v - target)
-    return best
+    """Bid the card equal to the prize shifted by params[0] (rounded), or the nearest card left
+    (the lower one when two are equally near). A classic baseline: it spends its cards in
+    proportion to the prizes."""
+    n = legal.shape[0]
+    target = min(max(info[I_PRIZE] - 1 + np.int64(np.round(params[0])), 0), n - 1)
+    for d in range(n):  # outward from the target: usually found at once
+        if target - d >= 0 and legal[target - d]:
+            return target - d
+        if target + d < n and legal[target + d]:
+            return target + d
+    return -1
 
 
 @njit(cache=True)
@@ -90,7 +93,7 @@ def builtin_decide(kind, seat, players, info, legal, params, rng):
 BUILTINS = {
     "random": Strategy("random", builtin=RANDOM, doc="uniformly random card"),
     "match": Strategy("match", builtin=MATCH, params=(0.0,),
-                      doc="bids the card equal to the prize, or the nearest one left"),
+                      doc="bids the card equal to the prize (+ params[0]), or the nearest one left"),
     "greedy": Strategy("greedy", builtin=GREEDY, params=(0.5,),
                        doc="highest card on prizes above the median of those in play, else lowest"),
 }
