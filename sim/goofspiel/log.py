@@ -16,7 +16,7 @@ def narrate(events, labels) -> str:
     for event, turn, seat, a, b, c in events:
         who = f"P{seat} ({labels[seat]})" if seat >= 0 else ""
         if event == L.EV_PRIZE:
-            lines.append(f"\nTurn {turn}: prize {a} is revealed ({b} prize cards unseen).")
+            lines.append(f"\nTurn {turn}: prize {a} is revealed (unseen prize cards: {b}).")
         elif event == L.EV_REVEAL:
             lines.append(f"  {who} bids {a}")
         elif event == L.EV_TURN:
