@@ -91,3 +91,40 @@ def test_same_seed_and_decisions_replay_the_same_game():
 def test_events_have_a_declared_visibility():
     codes = [v for k, v in vars(L).items() if k.startswith("EV_")]
     assert max(codes) < len(L.EVENT_VISIBILITY)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_imp_info_resampled_histories_keep_every_turns_taker(players):
+    """GS-9 redeal: the other seats' bid histories are drawn again so that every finished turn
+    has the same taker (or tie) as the seat saw; the seat's own bids stay; hands follow."""
+    from sim.goofspiel import kernel as K
+    from sim.goofspiel.rules import GoofspielRules
+
+    n_cards, done, p = 9, 6, 1
+    rules, _ = GoofspielRules(num_cards=n_cards, players=players, imp_info=True).kernel_args()
+    rng = np.random.default_rng(4)
+    history = np.zeros((n_cards, players), np.int64)
+    for q in range(players):
+        history[:, q] = rng.permutation(n_cards)
+    wins = np.array([_taker(history[s]) for s in range(n_cards)], np.int64)
+    pl = np.zeros((players, L.N_FIELDS), np.int64)
+    ctl = control.new_ctl(trace_rows=1, seed=3)
+    truth = history.copy()
+    differs = 0
+    for _ in range(20):
+        K.resample_bid_history(rules, pl, history, np.zeros_like(history), wins,
+                               np.zeros(players, np.int64), ctl, p, done)
+        assert [_taker(history[s]) for s in range(done)] == list(wins[:done])
+        assert np.array_equal(history[:done, p], truth[:done, p])
+        for q in range(players):
+            if q != p:
+                assert len(set(history[:done, q])) == done
+                played = sum(1 << int(b) for b in history[:done, q])
+                assert pl[q, L.HAND] == ((1 << n_cards) - 1) & ~played
+        differs += not np.array_equal(history[:done], truth[:done])
+    assert differs > 10
+
+
+def _taker(bids) -> int:
+    top = bids.max()
+    return int(np.argmax(bids)) if (bids == top).sum() == 1 else -1
