@@ -11,8 +11,8 @@ from .precision import simulate_precise
 from .sensitivity import sensitivity, sensitivity_figure
 from .specs import WorkbenchError
 from .sweep import sweep, sweep_figure
-from .tune import TuneResult, tune
+from .tune import TuneResult, tune, tuned_section
 
 __all__ = ["ablate", "ablation_section", "headline", "metric_names", "paired_effects", "per_game",
            "primary_metric", "sensitivity", "sensitivity_figure", "simulate_precise", "sweep",
-           "sweep_figure", "tornado", "tune", "TuneResult", "WorkbenchError"]
+           "sweep_figure", "tornado", "tune", "tuned_section", "TuneResult", "WorkbenchError"]

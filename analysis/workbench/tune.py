@@ -308,3 +308,25 @@ class _Search:
         final_n = FINAL_FACTOR * self.max_games
         final = [(self.score(self.deviation(v, final_n)[0], v), i, v) for i, v in enumerate(ranked)]
         return min(final)[2], rows
+
+
+def tuned_section(doc, game, over: Mapping[str, Sequence], rules, strategies,
+                  targets: Mapping[str, float], n_games: int, seed: int, jobs: int = 1,
+                  tolerance: float = 0.02, heading: str = "Tuned set", note: str = "") -> pd.DataFrame:
+    """A report section that re-verifies a shipped tuned set (e.g. a legion table written by
+    ``balance tune``) on the report's own seed: every target at every ``over`` point, with its
+    95% interval and whether it lies within ``tolerance``. ``doc`` is an analysis.markdown.Doc."""
+    from ..markdown import pct_text
+    from .sweep import sweep
+
+    table = sweep(game, {k: list(v) for k, v in over.items()}, rules, strategies, n_games, seed,
+                  jobs=jobs)
+    view = table[list(over)].copy()
+    for metric, target in targets.items():
+        view[f"{metric} (95% CI)"] = pct_text(table[metric], table[f"{metric}_low"],
+                                              table[f"{metric}_high"])
+        view[f"within {100 * tolerance:g} pp of {target:g}"] = \
+            ["yes" if abs(v - target) <= tolerance else "no" for v in table[metric]]
+    doc.text(f"## {heading}\n\n{note}")
+    doc.table("tuned_set", table, view)
+    return table
