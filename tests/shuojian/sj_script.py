@@ -1,0 +1,52 @@
+"""Helpers for the Shuo Jian rule tests (rule ids: shared/rules/shuo_jian.md).
+
+A scripted duel fixes the deck: ``hands=(seat 0's 7 cards, seat 1's 7 cards)`` and ``draws``
+(the next cards, in draw order) are put on top, the swordsmen are V9 (seat 0) and H9 (seat 1)
+unless given, seat 0 attacks first, and every card has the condition "any" unless the table is
+given. Each seat plays its list of steps (strategies.shuojian.script); any other decision gets its
+lowest legal action. Games run through the real engine and are read from the event log.
+"""
+from __future__ import annotations
+
+from sim.runner import play_one
+from sim.shuojian import layout as L
+from strategies.shuojian import script
+
+
+class Duel:
+    """A finished game: its record (dict) and event rows (event, turn, seat, a, b, c, d, e)."""
+
+    def __init__(self, record: dict, events, labels):
+        self.record = record
+        self.rows = [tuple(int(x) for x in row) for row in events]
+        self.labels = labels
+
+    def events(self, code, seat=None) -> list[tuple]:
+        return [r for r in self.rows if r[0] == code and (seat is None or r[2] == seat)]
+
+    @property
+    def end(self) -> str:
+        return self.record["end_reason"]
+
+    @property
+    def winners(self) -> list[int]:
+        return [s for s in (0, 1) if self.record[f"win_{s}"] > 0]
+
+    def numbers(self, code, seat=None) -> list[int]:
+        """The numbers played in EV_ATTACK / EV_REPLY events."""
+        return [r[5] for r in self.events(code, seat)]
+
+
+def duel(hands=((), ()), draws=(), steps=((), ()), swordsmen=("V9", "H9"), seed=0, **options) -> Duel:
+    rules = {"conditions": "any", "first_player": "seat0", "swordsmen": tuple(swordsmen),
+             "deck_order": tuple(hands[0]) + tuple(hands[1]) + tuple(draws), **options}
+    record, events, seats = play_one("shuojian", rules, [script(*steps[0]), script(*steps[1])],
+                                     seed=seed)
+    return Duel(record, events, seats.labels)
+
+
+def labels_of(rules) -> list[str]:
+    return rules.card_labels()
+
+
+__all__ = ["Duel", "duel", "L"]
