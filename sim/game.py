@@ -92,6 +92,9 @@ class GameSpec:
     headline_ends: tuple[str, ...] = ()
     decision_names: tuple[str, ...] = ()      # decision type codes -> names (layout.DECISION_NAMES)
     event_visibility: tuple[int, ...] = ()    # event code -> PUBLIC / OWNER / NOBODY
+    # Rule variants (option dicts) that the observation conformance test must cover besides
+    # every single choice option: combinations that reach decisions no single option does.
+    observation_variants: tuple[dict, ...] = ()
 
     def record_columns(self, n_seats: int) -> list[str]:
         names = [self.length_name, "end_reason", "winners", *self.game_columns]

@@ -23,4 +23,5 @@ SPEC = register(GameSpec(
     headline_ends=("victory",),   # PS-15: the team beats all 7 legions
     decision_names=layout.DECISION_NAMES,
     event_visibility=layout.EVENT_VISIBILITY,
+    observation_variants=tuple({"n_players": n} for n in (3, 5, 6)),
 ))

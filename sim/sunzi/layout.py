@@ -211,10 +211,11 @@ EV_END = 18        # a = end reason, b = winners bitmask, c = general, d, e = su
 EV_SHIELD = 19     # seat's armies on region a are spared by Chu a (would have lost b)
 EV_STATE = 20      # region a after the round: White b armies + c markers, Black d + e
 EV_LEADER_SHOWN = 21  # seat's leader a becomes public (at set-up, or at its first use if hidden)
+EV_DRAWN = 22      # seat sees the cards a (bitmask) it drew, before choosing which to keep
 
 # Who sees each event (sim.game PUBLIC / OWNER / NOBODY; tests/engine/test_observation.py).
-_OWNER_EVENTS = (EV_LEADER, EV_HAND, EV_PLACE, EV_DRAW)
-EVENT_VISIBILITY = tuple(1 if e in _OWNER_EVENTS else 0 for e in range(EV_LEADER_SHOWN + 1))
+_OWNER_EVENTS = (EV_LEADER, EV_HAND, EV_PLACE, EV_DRAW, EV_DRAWN)
+EVENT_VISIBILITY = tuple(1 if e in _OWNER_EVENTS else 0 for e in range(EV_DRAWN + 1))
 
 
 

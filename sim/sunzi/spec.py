@@ -22,4 +22,15 @@ SPEC = register(GameSpec(
     narrate=narrate,
     decision_names=layout.DECISION_NAMES,
     event_visibility=layout.EVENT_VISIBILITY,
+    # Warlord in both modes with every leader of each side, hidden leaders, leader cards in the
+    # deck, and the reveal-order options: each reaches decisions the defaults never ask.
+    observation_variants=(
+        *({"warlord": True, "mode": m, "leader_white": w, "leader_black": b}
+          for m in ("basic", "advanced") for w, b in zip("abcd", "dcba")),
+        {"warlord": True, "leaders": "hidden"},
+        {"warlord": True, "leaders": "hidden", "leader_card": "deck", "mode": "advanced"},
+        {"warlord": True, "leader_white": "c", "leader_card": "deck"},
+        {"order_choice": "region_by_region", "markers": "shortage", "mode": "advanced"},
+        {"order_timing": "before_placement", "warlord": True},
+    ),
 ))
