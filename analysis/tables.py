@@ -44,6 +44,8 @@ def seat_table(batch: Results | Summary, provenance: dict | None = None,
     """
     summary, prov = unpack(batch, provenance)
     labels = prov.get("strategies") or [""] * summary.n_seats
+    if summary.rotated:  # every strategy sat at every seat equally often
+        labels = ["rotated"] * summary.n_seats
     frame = _share_table(summary, [[seat] for seat in range(summary.n_seats)], confidence)
     frame = frame.drop(columns="seats")
     frame.insert(0, "seat", np.arange(summary.n_seats))
@@ -63,6 +65,9 @@ def strategy_table(batch: Results | Summary, provenance: dict | None = None,
     -------
     DataFrame, one row per strategy, in seat order
         strategy, seats (k), then the columns of :func:`seat_table` after ``strategy``.
+
+    For a rotated-seat batch (``simulate(..., rotate_seats=True)``) the rates are free of any
+    seat advantage: each strategy held every seat equally often.
     """
     summary, prov = unpack(batch, provenance)
     if "strategies" not in prov:
@@ -71,15 +76,66 @@ def strategy_table(batch: Results | Summary, provenance: dict | None = None,
     labels = list(prov["strategies"])
     names = list(dict.fromkeys(labels))
     groups = [[seat for seat, label in enumerate(labels) if label == name] for name in names]
-    frame = _share_table(summary, groups, confidence)
+    frame = _share_table(summary, groups, confidence, summary.slot_win_sums)
     frame.insert(0, "strategy", names)
     return with_provenance(frame, prov)
 
 
-def _share_table(summary: Summary, groups: list[list[int]], confidence: float) -> pd.DataFrame:
+def strategy_seat_table(batch: Results | Summary, provenance: dict | None = None,
+                        confidence: float = 0.95) -> pd.DataFrame:
+    """Win rate of each strategy at each seat: turn-order effects per strategy.
+
+    Meant for rotated-seat batches (``simulate(..., rotate_seats=True)``), where every strategy
+    holds every seat in 1/N of the games (game g seats strategy (s + g) mod N at seat s); for a
+    fixed-seat batch it lists each strategy at the seats it held. Seats of the same label pool.
+
+    Returns
+    -------
+    DataFrame, one row per strategy x seat
+        strategy, seat, n_games (games it held that seat), wins (summed shares), win_rate,
+        ci_low, ci_high (Wilson), strategy_rate (its rate over all its seats), seat_effect
+        (win_rate - strategy_rate).
+    """
+    summary, prov = unpack(batch, provenance)
+    if "strategies" not in prov:
+        raise ValueError("strategy_seat_table needs the strategies: pass Results, or a "
+                         "provenance with 'strategies'")
+    labels, n = list(prov["strategies"]), summary.n_seats
+    names = list(dict.fromkeys(labels))
+    if summary.rotated:
+        by_rotation, games_by_rotation = summary.win_sums_by_rotation, summary.rotation_games
+        # slot j sits at seat s in the games of rotation (j - s) mod N
+        def held(slot, seat):
+            r = (slot - seat) % n
+            return games_by_rotation[r], by_rotation[r, seat]
+    else:
+        def held(slot, seat):
+            return (summary.n_games, summary.win_sums[seat]) if slot == seat else (0, 0.0)
+    rows = []
+    for name in names:
+        slots = [j for j, label in enumerate(labels) if label == name]
+        for seat in range(n):
+            parts = [held(j, seat) for j in slots]
+            games, wins = int(sum(p[0] for p in parts)), float(sum(p[1] for p in parts))
+            if games:
+                rows.append({"strategy": name, "seat": seat, "n_games": games, "wins": wins})
+    frame = pd.DataFrame(rows)
+    frame["win_rate"] = frame["wins"] / frame["n_games"]
+    low, high = wilson(frame["wins"].to_numpy(), frame["n_games"].to_numpy(), confidence)
+    frame["ci_low"], frame["ci_high"] = low, high
+    totals = frame.groupby("strategy", sort=False)[["wins", "n_games"]].transform("sum")
+    frame["strategy_rate"] = totals["wins"] / totals["n_games"]
+    frame["seat_effect"] = frame["win_rate"] - frame["strategy_rate"]
+    return with_provenance(frame, prov)
+
+
+def _share_table(summary: Summary, groups: list[list[int]], confidence: float,
+                 win_sums: np.ndarray | None = None) -> pd.DataFrame:
+    """Pooled win shares of groups of seats (or of strategy slots, given ``win_sums``)."""
     n, decided, n_seats = summary.n_games, n_decided(summary), summary.n_seats
     k = np.array([len(g) for g in groups], float)
-    wins = np.array([summary.win_sums[g].sum() for g in groups])
+    win_sums = summary.win_sums if win_sums is None else win_sums
+    wins = np.array([win_sums[g].sum() for g in groups])
     low, high = wilson(wins, n, confidence)
     fair = decided / n / n_seats
     with np.errstate(divide="ignore", invalid="ignore"):  # no decided game, or one group = all seats

@@ -91,6 +91,7 @@ class Summary:
     end_counts: np.ndarray = None
     length_hist: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     rotated: bool = False
+    rotation_games: np.ndarray = None   # int64[N]: games per rotation g mod N (rotated batches)
 
     @classmethod
     def empty(cls, spec: GameSpec, n_seats: int, rotated: bool = False) -> "Summary":
@@ -102,7 +103,7 @@ class Summary:
                    _exact(np.zeros(c, np.int64)), np.full(c, np.iinfo(np.int64).max),
                    np.full(c, np.iinfo(np.int64).min),
                    np.zeros((n_rotations, r, n_seats, n_seats), np.int64), np.zeros(r, np.int64),
-                   rotated=bool(rotated))
+                   rotated=bool(rotated), rotation_games=np.zeros(n_rotations, np.int64))
 
     @classmethod
     def of(cls, spec: GameSpec, n_seats: int, matrix: np.ndarray, first_game: int = 0,
@@ -117,6 +118,9 @@ class Summary:
         _accumulate(matrix, np.int64(first_game), sums, sumsq, s.mins, s.maxs, s.win_counts,
                     s.end_counts, s.length_hist)
         s.column_sums, s.column_squares = _exact(sums), _exact(sumsq)
+        n_rotations = len(s.rotation_games)
+        s.rotation_games = np.bincount((first_game + np.arange(len(matrix))) % n_rotations,
+                                       minlength=n_rotations).astype(np.int64)
         return s
 
     def __add__(self, other: "Summary") -> "Summary":
@@ -134,7 +138,7 @@ class Summary:
                        np.minimum(self.mins, other.mins), np.maximum(self.maxs, other.maxs),
                        _checked_sum(self.win_counts, other.win_counts),
                        _checked_sum(self.end_counts, other.end_counts), _checked_sum(hist, 0),
-                       self.rotated)
+                       self.rotated, _checked_sum(self.rotation_games, other.rotation_games))
 
     # Derived float figures (what the tables read) ---------------------------------------------
 
@@ -169,6 +173,23 @@ class Summary:
         return self._shares(self.win_counts.sum(axis=0))
 
     @property
+    def win_sums_by_rotation(self) -> np.ndarray:
+        """float64[N, S]: seat win shares in the games of each rotation (rotated batches)."""
+        return self._shares(self.win_counts.sum(axis=1))
+
+    @property
+    def slot_win_sums(self) -> np.ndarray:
+        """float64[S]: win shares of each strategy slot (position in the strategy list).
+
+        Without rotation slot s is seat s. With rotation, seat s of a game with rotation r
+        plays slot (s + r) mod N.
+        """
+        if not self.rotated:
+            return self.win_sums
+        by_rotation, n = self.win_sums_by_rotation, self.n_seats
+        return np.array([sum(by_rotation[r, (j - r) % n] for r in range(n)) for j in range(n)])
+
+    @property
     def n_decided(self) -> int:
         """Games somebody won (exact): a game with k winners appears k times in win_counts."""
         per_k = self.win_counts.sum(axis=(0, 1, 3)).astype(object)
@@ -197,7 +218,8 @@ class Summary:
                 "column_squares": [int(v) for v in self.column_squares],
                 "mins": self.mins.tolist(), "maxs": self.maxs.tolist(),
                 "win_counts": self.win_counts.tolist(), "end_counts": self.end_counts.tolist(),
-                "length_hist": self.length_hist.tolist(), "rotated": self.rotated}
+                "length_hist": self.length_hist.tolist(), "rotated": self.rotated,
+                "rotation_games": self.rotation_games.tolist()}
 
     @classmethod
     def from_dict(cls, d: dict) -> "Summary":
@@ -208,7 +230,7 @@ class Summary:
                    np.array(d["win_counts"], np.int64).reshape(-1, len(d["end_labels"]),
                                                                d["n_seats"], d["n_seats"]),
                    np.array(d["end_counts"], np.int64), np.array(d["length_hist"], np.int64),
-                   bool(d["rotated"]))
+                   bool(d["rotated"]), np.array(d["rotation_games"], np.int64))
 
 
 def _checked_sum(a, b) -> np.ndarray:

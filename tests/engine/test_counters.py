@@ -33,6 +33,7 @@ def scaled(summary: Summary, factor: int) -> Summary:
     s.win_counts = s.win_counts * factor
     s.end_counts = s.end_counts * factor
     s.length_hist = s.length_hist * factor
+    s.rotation_games = s.rotation_games * factor
     return s
 
 
