@@ -42,7 +42,7 @@ from .layout import (
     P_BUSHIDO, P_CTX_AMOUNT, P_CTX_CARD, P_CTX_SEAT, P_CTX_TARGET, P_CURRENT, P_DECISION,
     P_DECK, P_DISCARD_N, P_DISCARD_TOP, P_DISCARDS, P_HARM, P_LEGAL, P_N, P_RESHUFFLES,
     P_SHOGUN, P_TURN, P_WEAPON_LIMIT, P_WEAPONS_PLAYED, PARRY, R_ANSWER_CCW, R_AUTO_PARRY,
-    R_CHARACTER, R_DEADLY_ANY, R_DECK_SIZE, R_FIXED_DECK, R_FIXED_ROLES, R_GEISHA_SELF,
+    R_CHARACTER, R_CHECK_EVERY_TURN, R_DEADLY_ANY, R_DECK_SIZE, R_FIXED_DECK, R_FIXED_ROLES, R_GEISHA_SELF,
     R_HAND_LIMIT, R_HONOUR, R_MULT, R_N_ROLES, R_OP7_HONOUR, R_OPENING, R_PLAYERS, R_POOL,
     R_REMOVED, R_RESHUFFLE_HONOUR, R_RESHUFFLE_PHASE, R_ROLE, R_STARS, R_SUBTRACT_FIRST,
     R_SWORD_HONOUR, R_TOP_STARS_MULT, R_TURN_CAP, R_USHI_DAMAGE, RONIN, S_ARMOR,
@@ -1089,9 +1089,11 @@ def play_game(g, deck_order, out, row):
             ks[K_END] = END_CAPPED
             break
         play_turn(g, s)
-        if not conserved(g):
+        if rules[R_CHECK_EVERY_TURN] and not conserved(g):
             ks[K_END] = END_BROKEN
         s = (s + 1) % n
+    if not conserved(g):  # always at the end; after every turn with check_invariants
+        ks[K_END] = END_BROKEN
     score(g)
     write_record(g, out, row)
 

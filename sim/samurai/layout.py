@@ -166,7 +166,8 @@ R_ROLE = R_OPENING + MAX_SEATS       # + seat: fixed role (R_FIXED_ROLES)
 R_STARS = R_ROLE + MAX_SEATS         # + seat: fixed Ninja stars
 R_N_ROLES = R_STARS + MAX_SEATS      # role cards in play by role (SS-1), + role
 R_REMOVED = R_N_ROLES + N_ROLES      # fixed roles: stars of the removed Ninja
-N_RULES = R_REMOVED + 1
+R_CHECK_EVERY_TURN = R_REMOVED + 1   # 1 = check the invariants after every turn (tests)
+N_RULES = R_CHECK_EVERY_TURN + 1
 
 # --- end reasons ------------------------------------------------------------------------------
 END_HONOUR = 0         # SS-19: a player reached 0 honour

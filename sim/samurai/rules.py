@@ -156,6 +156,9 @@ class SamuraiRules(Variant):
                                       "(scripted games); default: shuffled", "SS-4",
                                       parse=parse_names)
 
+    check_invariants: bool = option(False, "check card conservation and bounds after every turn "
+                                    "(tests; the end of every game is always checked)", "")
+
     def __post_init__(self):
         for name in ("card_counts", "weapon_stats", "opening_hands", "characters",
                      "exclude_characters", "character_resilience", "starting_honour",
@@ -402,6 +405,7 @@ class SamuraiRules(Variant):
         r[L.R_RESHUFFLE_HONOUR] = self.reshuffle_honour
         r[L.R_HAND_LIMIT] = self.hand_limit
         r[L.R_DECK_SIZE] = int(cards[:, L.CT_COUNT].sum())
+        r[L.R_CHECK_EVERY_TURN] = int(self.check_invariants)
         fixed, pool = self.character_seats()
         r[L.R_POOL] = pool
         for s in range(L.MAX_SEATS):

@@ -18,8 +18,9 @@ MIXES = {n: ["random", "loyal", "shrewd"] * 3 for n in range(3, 8)}
 @pytest.fixture(scope="module", params=[3, 4, 5, 6, 7])
 def batch(request):
     n = request.param
-    mixed = simulate("samurai", {"n_players": n}, MIXES[n][:n], 1500, seed=5).records
-    rand = simulate("samurai", {"n_players": n}, "random", 1500, seed=6).records
+    checked = {"n_players": n, "check_invariants": True}
+    mixed = simulate("samurai", checked, MIXES[n][:n], 1500, seed=5).records
+    rand = simulate("samurai", checked, "random", 1500, seed=6).records
     return n, mixed, rand
 
 
