@@ -138,7 +138,9 @@ def redeal(rules, pl, deck, gs, info, legal, bids, history, trial, wins, avail, 
             if (info[I_UNSEEN] >> v) & 1:
                 deck[t + k] = v + 1
                 k += 1
-        control.shuffle_ints(deck[t:], k, ctl)
+        for i in range(k - 1, 0, -1):  # Fisher-Yates from the controller's stream
+            j = control.rand_below(ctl, i + 1)
+            deck[t + i], deck[t + j] = deck[t + j], deck[t + i]
     if rules[R_IMP_INFO] != 0:
         resample_bid_history(rules, pl, history, trial, wins, avail, ctl, p, t - 1)
     for q in range(p):
