@@ -46,14 +46,16 @@ OP1_NOTE = (
     "legion-strength sweep describe this set, not the printed cards.")
 
 # Made by `balance tune parthian --target victory=0.5 --over n_players=3,4,5,6 --vary legions
-# -s cautious` (docs/workbench.md records the run); re-verified here on the report's seed.
+# -s cautious --fewest-changes` (docs/workbench.md records the run); re-verified here on the
+# report's seed.
 TUNED_TABLE = str(resources.files("sim.parthian").joinpath("data/legions_tuned_cautious.csv"))
 TUNED_NOTE = (
     "Under `cautious` play at every seat the shipped legions almost never fall (team victory "
-    "0-3%). `balance tune` searched seven strengths per player count for a 50% team victory "
-    "(`sim/parthian/data/legions_tuned_cautious.csv`; `-o legion_table=` plays it) and verified "
-    "them on a seed the search never used; here the set is re-run on this report's seed, every "
-    "seat `cautious`.")
+    "0-3%). `balance tune --fewest-changes` searched the seven strengths of each player count for "
+    "a 50% team victory while changing as few of them as it could (3 or 4 per count; "
+    "`sim/parthian/data/legions_tuned_cautious.csv`, which `-o legion_table=` plays) and "
+    "verified them on a seed the search never used; here the set is re-run on this report's "
+    "seed, every seat `cautious`.")
 
 
 def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026, jobs: int = 1,
