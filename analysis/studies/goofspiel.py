@@ -94,8 +94,12 @@ def _seats(doc: Doc, run) -> None:
     verdict = interval_verdict("largest seat advantage", top["advantage"], top["ci_low"] - shift,
                                top["ci_high"] - shift, f"seat {top['seat']}, {top['variant']}")
     doc.verdict(verdict)
+    reading = ("consistent with no seat advantage, as the simultaneous bids imply"
+               if top["p_holm"] >= 0.05 else
+               "a seat advantage at Holm-corrected p < 0.05, which the rules do not allow: with "
+               "small batches this is chance (the largest of all seats is picked), otherwise a bug")
     doc.finding(f"{verdict[0].upper()}{verdict[1:]} (Holm-corrected p {p_text(top['p_holm'])}; "
-                f"table a_seat_win_rates): random play shows no seat advantage, as the rules imply.")
+                f"table a_seat_win_rates): {reading}.")
 
     _, thirteen = batches[2]
     records = thirteen.records.assign(point_difference=lambda r: r["points_0"] - r["points_1"])
