@@ -373,6 +373,7 @@ def ask(g, decision, seat, n):
     else:
         if control.redeal_due(ctl):
             redeal(g, seat)
+            control.reseed(ctl, streams, seat)
         h = control.hash_ints(pub, np.uint64(seat * 8 + decision))
         h = control.hash_ints(mine, h)
         h = control.hash_ints(pl, h)
@@ -417,7 +418,9 @@ def redeal(g, seat):
         for i in range(k):
             pool[count] = t
             count += 1
-    control.shuffle_ints(pool, count, ctl)
+    for i in range(count - 1, 0, -1):  # Fisher-Yates from the controller's stream
+        j = control.rand_below(ctl, i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
     for who in range(2):
         if who == seat and rules[R_SEE_OWN]:
             continue
@@ -749,6 +752,8 @@ def exchange(g, attacker):
     replied = 0   # bit s: seat s has played in this exchange (OP-11 "first_play")
     replied |= 1 << attacker
     while True:
+        if control.stopped(g[17]):
+            return -1  # a search abandons this replay (sim.control)
         if pub[P_TURN] >= rules[R_MAX_TURNS]:
             finish(g, np.int64(END_CAP), np.int64(0))
             return -1
@@ -885,9 +890,25 @@ def play_chunk(rules, types, cmask, deck_init, swords, kinds, params, key, first
     tbits[MAX_TYPES, SWEEP] |= zero_bits
     g = (rules, types, cmask, deck_init, swords, pub, hid, ks, deck, plays, legal, pool,
          seat_kinds, seat_params, streams, error, log, ctl, tbits)
+    trial, trial_error = out[:1].copy(), error.copy()
+    no_log = np.zeros((0, log.shape[1]), np.int64)
+    trial_g = (rules, types, cmask, deck_init, swords, pub, hid, ks, deck, plays, legal, pool,
+               seat_kinds, seat_params, streams, trial_error, no_log, ctl, tbits)
     for row in range(out.shape[0]):
-        control.begin_game(ctl, first_game + row, row == 0, kinds, params, seat_kinds, seat_params)
-        seed_game(key, first_game + row, streams)
-        play_game(g, out, row)
+        game = first_game + row
+        control.begin_game(ctl, game, row == 0, kinds, params, seat_kinds, seat_params)
+        while True:  # a search seat pauses the game at each of its decisions (sim.control)
+            seed_game(key, game, streams)
+            if log.shape[0] > 0:
+                log[0, 0] = 0
+            play_game(g, out, row)
+            if not control.search_pending(ctl):
+                break
+            for _ in range(control.begin_search(ctl, seat_params)):
+                seed_game(key, game, streams)
+                control.begin_iteration(ctl, seat_kinds, seat_params)
+                play_game(trial_g, trial, np.int64(0))
+                control.end_iteration(ctl, trial[0, RECORD_WINNERS])
+            control.end_search(ctl, kinds, params, seat_kinds, seat_params)
         if error[3] == 1:
             return

@@ -164,16 +164,20 @@ class ShuoJianRules(Variant):
                 "n_types": n_types, "n_cards": n_cards, "labels": labels,
                 "condition_names": [name for name, _ in conds], "rows": rows}
 
-    def _type_of(self, label: str, types, labels, n_types) -> int:
-        """The card type of a label like 'V8', 'V8:triangular', '0', 'SL' (first match)."""
+    def _type_of(self, label: str, types, labels, n_types, available=None) -> int:
+        """The card type of a label like 'V8', 'V8:triangular', '0', 'SL': the first match
+        (with a copy left in ``available`` when given)."""
         text = str(label).strip()
         name, _, cond = text.partition(":")
         name = name.strip().upper()
         cond_name = C.normalise(cond) if cond else None
         for t in range(n_types):
             base, _, tcond = labels[t].partition(":")
-            if base == name and (cond_name is None or tcond == cond_name):
+            if base == name and (cond_name is None or tcond == cond_name) and (
+                    available is None or t in available):
                 return t
+        if available is not None and any(lab.partition(":")[0] == name for lab in labels):
+            return self._type_of(label, types, labels, n_types)
         raise RulesError(f"card {label!r} is not in this deck; cards are "
                          f"{', '.join(sorted(set(labels), key=labels.index))}")
 
@@ -183,7 +187,7 @@ class ShuoJianRules(Variant):
         rest = list(canonical)
         front = []
         for label in (self.swordsmen or ()) + (self.deck_order or ()):
-            t = self._type_of(label, types, labels, n_types)
+            t = self._type_of(label, types, labels, n_types, rest)
             if t not in rest:
                 raise RulesError(f"swordsmen and deck_order use more copies of {labels[t]!r} "
                                  "than the deck holds")
