@@ -23,4 +23,5 @@ SPEC = register(GameSpec(
     headline_ends=layout.DECISIVE_ENDS,
     decision_names=layout.DECISION_NAMES,
     event_visibility=layout.EVENT_VISIBILITY,
+    n_actions=layout.N_ACTIONS,   # a play is an index into the listed plays (+ a voluntary pass)
 ))
