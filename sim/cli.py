@@ -266,6 +266,10 @@ def run_options(args) -> int:
         meta = field.metadata
         choices = f" [{' | '.join(map(str, meta['choices']))}]" if meta.get("choices") else ""
         print(f"{name} = {field.default!r}{choices}   ({meta.get('rule', '')})\n    {meta.get('help', '')}")
+        if meta.get("tune"):  # declared design data: the workbench may vary it
+            tune = meta["tune"]
+            per = f", per {', '.join(tune.per)}" if tune.per else ""
+            print(f"    tunable: {tune.low:g}..{tune.high:g}, step {tune.step:g}{per}")
     return 0
 
 
