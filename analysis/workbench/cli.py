@@ -8,8 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from pathlib import Path
 
+METRICS_HELP = textwrap.fill(
+    "metrics (docs/workbench.md): win_<seat> (win rate), first_seat_advantage, decided (share of "
+    "games with a winner), the game's headline ends (Parthian: victory), <length>_mean "
+    "(rounds_mean); every rate with its 95% interval.")
 TUNE_EXAMPLE = ("balance tune parthian --target victory=0.5 --over n_players=3,4,5,6 "
                 "--vary legions -s cautious")
 
@@ -18,9 +23,11 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
     """Add the workbench subcommands to the `balance` parser."""
     sweep = commands.add_parser(
         "sweep", help="a grid over options: one row per point, every headline metric with its 95%% CI",
-        description="Play every point of a grid of options on the same master seed (common random "
-        "numbers) and write a tidy table (CSV + Parquet) and a line plot (one --vary) or heat map "
-        "(two). Example: balance sweep parthian --vary n_players=3,4,5,6 --vary legion_offset=-2,0,2",
+        description=textwrap.fill(
+            "Play every point of a grid of options on the same master seed (common random "
+            "numbers) and write a tidy table (CSV + Parquet) and a line plot (one --vary) or heat "
+            "map (two).") + "\n\nexample:\n  balance sweep parthian --vary n_players=3,4,5,6 "
+        "--vary legion_offset=-2,0,2\n\n" + METRICS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(sweep, games, add_game_arguments, "sweep", 10_000)
     sweep.add_argument("--vary", action="append", required=True, metavar="NAME=V1,V2,...",
@@ -57,11 +64,13 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
 
     tune = commands.add_parser(
         "tune", help="find tunable values that hit target metrics; verified on a fresh seed",
-        description="Search (Optuna TPE) values of the --vary parameters that bring every "
-        "--target metric to its value at every --over point, with sample sizes growing as the "
-        "search narrows; re-run the winner on a seed never used in the search and report that "
-        "verified figure with its interval. Writes values, verification and a data file that "
-        f"-o accepts (Parthian: legion_table.csv).\n\nexample:\n  {TUNE_EXAMPLE}",
+        description=textwrap.fill(
+            "Search (Optuna TPE) values of the --vary parameters that bring every --target metric "
+            "to its value at every --over point, with sample sizes growing as the search narrows; "
+            "re-run the winner on a seed never used in the search and report that verified figure "
+            "with its interval. Writes values, verification and a data file that -o accepts "
+            "(Parthian: legion_table.csv). Exit status 1 when a target is missed.")
+        + f"\n\nexample:\n  {TUNE_EXAMPLE}\n\n" + METRICS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(tune, games, add_game_arguments, "tune", None, precision=0.5)
     tune.add_argument("--target", action="append", required=True, metavar="METRIC=VALUE",
