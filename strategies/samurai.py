@@ -40,8 +40,9 @@ from sim.samurai.layout import (
     D_GEISHA, D_IEYASU, D_JUJUTSU, D_PLAY, D_REACT, D_TARGET, DAIMYO, DIVERSION, END,
     FAST_DRAW, FOCUS, FROM_HAND, GEISHA, H_HAND, H_MEMORY, H_ROLE, JUJUTSU, MAX_SEATS,
     N_ACTIONS, N_WEAPONS, NINJA, NOBUNAGA_TRADE, P_ATTACKS, P_CTX_CARD, P_CTX_SEAT,
-    P_CTX_TARGET, P_HARM, P_LEGAL, P_N, P_SHOGUN, PARRY, RONIN, S_HAND, S_HONOUR,
-    S_MAX_RESILIENCE, S_RESILIENCE, SAMURAI, SHOGUN, TAKE, TEA, seat_at)
+    P_CTX_TARGET, P_HARM, P_LEGAL, P_N, P_SHOGUN, P_WEAPON_DAMAGE, P_WEAPON_DIFFICULTY, PARRY,
+    RONIN, S_ARMOR, S_CHARACTER, S_HAND, S_HONOUR, S_MAX_RESILIENCE, S_RESILIENCE, SAMURAI,
+    SHOGUN, TAKE, TEA, BENKEI, KOJIRO, seat_at)
 from sim.strategy import Strategy
 
 RANDOM, LOYAL, SHREWD, SCRIPT = 0, 1, 2, 9
@@ -133,6 +134,49 @@ def enemy_value(seat, q, pub, mine, shrewd):
     return v
 
 
+@inline
+def is_harmless(pub, q):
+    return pub[seat_at(q, S_RESILIENCE)] == 0 or pub[seat_at(q, S_HAND)] == 0
+
+
+@jit
+def reach_needed(pub, a, b):
+    """The difficulty of an attack by a on b (SS-9), as the kernel counts it; 0 for Kojiro."""
+    if pub[seat_at(a, S_CHARACTER)] == KOJIRO:
+        return 0
+    n = pub[P_N]
+    right, q = 1, (a + 1) % n
+    while q != b:
+        right += 0 if is_harmless(pub, q) else 1
+        q = (q + 1) % n
+    left, q = 1, (a + n - 1) % n
+    while q != b:
+        left += 0 if is_harmless(pub, q) else 1
+        q = (q + n - 1) % n
+    d = min(left, right) + pub[seat_at(b, S_ARMOR)]
+    return d + 1 if pub[seat_at(b, S_CHARACTER)] == BENKEI else d
+
+
+@jit
+def best_weapon(seat, pub, mine, legal, shrewd):
+    """The most damaging legal weapon that reaches a seat this player wants hurt, or -1."""
+    best_w, best_v = -1, -1.0
+    for w in range(N_WEAPONS):
+        if not legal[w]:
+            continue
+        for q in range(pub[P_N]):
+            if q == seat or is_harmless(pub, q):
+                continue
+            if (reach_needed(pub, seat, q) <= pub[P_WEAPON_DIFFICULTY + w]
+                    and enemy_value(seat, q, pub, mine, shrewd) > 0):
+                # damage first; among equals the shorter reach (keep long weapons for later)
+                v = 10.0 * pub[P_WEAPON_DAMAGE + w] - 0.1 * pub[P_WEAPON_DIFFICULTY + w]
+                if v > best_v:
+                    best_v, best_w = v, w
+                break
+    return best_w
+
+
 @jit
 def best_target(seat, pub, mine, legal, shrewd, hurt):
     """The legal target seat this player most wants to hurt (hurt=True) or help."""
@@ -162,17 +206,9 @@ def heuristic(decision, seat, pub, mine, legal, params, rng, shrewd):
                 return t
         if legal[BREATHING] and res < pub[seat_at(seat, S_MAX_RESILIENCE)] - 1:
             return BREATHING
-        best_w, best_v = -1, -1e18
-        for w in range(N_WEAPONS):
-            if legal[w]:
-                v = float(w)  # later weapons: more damage or reach (a simple preference)
-                if v > best_v:
-                    best_v, best_w = v, w
-        if best_w >= 0:
-            # only attack if some reachable target is wanted hurt
-            for q in range(pub[P_N]):
-                if q != seat and enemy_value(seat, q, pub, mine, shrewd) > 0:
-                    return best_w
+        w = best_weapon(seat, pub, mine, legal, shrewd)
+        if w >= 0:
+            return w
         if legal[BATTLE_CRY] or legal[JUJUTSU]:
             # loyal players avoid blanket attacks when the Shogun is weak
             if role == NINJA or role == RONIN or pub[seat_at(pub[P_SHOGUN], S_RESILIENCE)] > 2:

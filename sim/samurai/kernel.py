@@ -41,7 +41,7 @@ from .layout import (
     N_STATS, N_TEAMS, N_TYPES, N_WEAPONS, NINJA, NOBUNAGA, NOBUNAGA_TRADE, P_ATTACKS,
     P_BUSHIDO, P_CTX_AMOUNT, P_CTX_CARD, P_CTX_SEAT, P_CTX_TARGET, P_CURRENT, P_DECISION,
     P_DECK, P_DISCARD_N, P_DISCARD_TOP, P_DISCARDS, P_HARM, P_LEGAL, P_N, P_RESHUFFLES,
-    P_SHOGUN, P_TURN, P_WEAPON_LIMIT, P_WEAPONS_PLAYED, PARRY, R_ANSWER_CCW, R_AUTO_PARRY,
+    P_SHOGUN, P_TURN, P_WEAPON_DAMAGE, P_WEAPON_DIFFICULTY, P_WEAPON_LIMIT, P_WEAPONS_PLAYED, PARRY, R_ANSWER_CCW, R_AUTO_PARRY,
     R_CHARACTER, R_CHECK_EVERY_TURN, R_DEADLY_ANY, R_DECK_SIZE, R_FIXED_DECK, R_FIXED_ROLES, R_GEISHA_SELF,
     R_HAND_LIMIT, R_HONOUR, R_MULT, R_N_ROLES, R_OP7_HONOUR, R_OPENING, R_PLAYERS, R_POOL,
     R_REMOVED, R_RESHUFFLE_HONOUR, R_RESHUFFLE_PHASE, R_ROLE, R_STARS, R_SUBTRACT_FIRST,
@@ -139,6 +139,7 @@ def ask_strategy(g, decision, seat, mask):
     else:
         if control.redeal_due(ctl):
             redeal(g, seat)
+            control.reseed(ctl, streams, seat)
         h = control.hash_ints(pub, np.uint64(seat))
         h = control.hash_ints(mine, h)
         h = control.hash_ints(legal, h)
@@ -777,6 +778,14 @@ def role_cards(rules, scratch):
 
 
 @jit
+def ctl_shuffle(values, count, ctl):
+    """Fisher-Yates shuffle of values[:count] from the controller's stream (redeals)."""
+    for i in range(count - 1, 0, -1):
+        j = control.rand_below(ctl, i + 1)
+        values[i], values[j] = values[j], values[i]
+
+
+@jit
 def nth_ninja(scratch, k, j):
     """Index in scratch[:k] of the j-th Ninja card."""
     for i in range(k):
@@ -819,7 +828,7 @@ def redeal(g, p):
         while j > 0 and scratch[j - 1] > scratch[j]:
             scratch[j - 1], scratch[j] = scratch[j], scratch[j - 1]
             j -= 1
-    control.shuffle_ints(scratch, k, ctl)
+    ctl_shuffle(scratch, k, ctl)
     i = 0
     for q in range(n):
         if q == p or q == shogun:
@@ -843,7 +852,7 @@ def redeal(g, p):
         for c in range(counts[t]):
             pool[size] = t
             size += 1
-    control.shuffle_ints(pool, size, ctl)
+    ctl_shuffle(pool, size, ctl)
     i = 0
     for q in range(n):
         if q == p:
@@ -880,6 +889,9 @@ def setup(g, deck_order, row):
     ks[K_LAST_VICTIM] = -1
     ks[K_LAST_DEFEATER] = -1
     pub[P_N] = n
+    for t in range(N_WEAPONS):
+        pub[P_WEAPON_DIFFICULTY + t] = cards[t, CT_DIFFICULTY]
+        pub[P_WEAPON_DAMAGE + t] = cards[t, CT_DAMAGE]
     pub[P_BUSHIDO] = -1
     pub[P_DISCARD_TOP] = -1
     # SS-1: the role cards, one Ninja removed unseen when only two are used
@@ -1112,9 +1124,25 @@ def play_chunk(rules, cards, resilience, deck_order, kinds, params, key, first_g
     seat_params = np.zeros(params.shape, np.float64)
     g = (rules, cards, resilience, pub, hid, ks, legal, seat_kinds, seat_params, streams, error,
          log, ctl)
+    trial, trial_error = out[:1].copy(), error.copy()
+    no_log = np.zeros((0, log.shape[1]), np.int64)
+    trial_g = (rules, cards, resilience, pub, hid, ks, legal, seat_kinds, seat_params, streams,
+               trial_error, no_log, ctl)
     for row in range(out.shape[0]):
-        control.begin_game(ctl, first_game + row, row == 0, kinds, params, seat_kinds, seat_params)
-        seed_game(key, first_game + row, streams)
-        play_game(g, deck_order, out, row)
+        game = first_game + row
+        control.begin_game(ctl, game, row == 0, kinds, params, seat_kinds, seat_params)
+        while True:  # a search seat pauses the game at each of its decisions (sim.control)
+            seed_game(key, game, streams)
+            if log.shape[0] > 0:
+                log[0, 0] = 0
+            play_game(g, deck_order, out, row)
+            if not control.search_pending(ctl):
+                break
+            for _ in range(control.begin_search(ctl, seat_params)):
+                seed_game(key, game, streams)
+                control.begin_iteration(ctl, seat_kinds, seat_params)
+                play_game(trial_g, deck_order, trial, 0)
+                control.end_iteration(ctl, trial[0, RECORD_WINNERS])
+            control.end_search(ctl, kinds, params, seat_kinds, seat_params)
         if error[3] == 1:
             return
