@@ -20,6 +20,7 @@ CASES = [("parthian", {"n_players": n}, s, f"{n} players") for s in ("random", "
          for n in (3, 4, 5, 6)]
 CASES += [("sunzi", {"mode": m}, s, m) for m in ("basic", "advanced") for s in ("random", "greedy")]
 CASES += [("goofspiel", {"num_cards": 13}, s, "13 cards") for s in ("random", "match", "greedy")]
+CASES += [("shuojian", {}, s, "default table") for s in ("random", "thrifty", "counter")]
 CASES += [("samurai", {"n_players": n}, s, f"{n} players") for s in ("random", "loyal") for n in (3, 5, 7)]
 QUICK_CASES = [CASES[1], CASES[5], CASES[11], CASES[12]]
 # Goofspiel against OpenSpiel (balance bench --openspiel): the same variants on both sides.
