@@ -53,3 +53,11 @@ def test_bad_precision_or_cap_is_refused(precision, max_games):
 def test_negative_first_game_is_refused():
     with pytest.raises(RunError, match="first game"):
         simulate("parthian", None, "random", 10, first_game=-1)
+
+
+def test_simulate_options_pass_through_without_changing_the_table():
+    """Chunk size and threads change how games are played, never which: same n, same table."""
+    a = simulate_precise("parthian", {"n_players": 4}, "random", 2.0, seed=4)
+    b = simulate_precise("parthian", {"n_players": 4}, "random", 2.0, seed=4, jobs=2,
+                         backend="threading", chunk_size=700)
+    pd.testing.assert_frame_equal(a.records, b.records)

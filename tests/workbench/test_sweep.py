@@ -56,3 +56,9 @@ def test_unknown_plot_metric_is_named():
     table = sweep("parthian", {"n_players": [4]}, n_games=500)
     with pytest.raises(WorkbenchError, match="bogus"):
         sweep_figure(table, "bogus")
+
+
+def test_same_seed_and_precision_give_the_same_sweep():
+    a = sweep("parthian", {"n_players": [3, 6]}, precision=2.0, seed=11)
+    b = sweep("parthian", {"n_players": [3, 6]}, precision=2.0, seed=11)
+    assert a.equals(b) and (a["n_games"] > 1000).all()
