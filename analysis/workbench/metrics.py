@@ -43,7 +43,8 @@ def rate_names(game, n_seats: int) -> list[str]:
 
 
 def primary_metric(game) -> str:
-    """The metric a plot shows by default: the game's first headline end, else seat 0's rate."""
+    """The metric a plot shows by default: the game's first headline end, else the first-seat
+    advantage."""
     spec = get_game(game)
     return spec.headline_ends[0] if spec.headline_ends else "first_seat_advantage"
 
