@@ -27,7 +27,7 @@ from ..provenance import combined, with_provenance
 from ..stats import paired_difference, wilson
 
 DEFAULT_GAMES = 20_000
-QUICK_GAMES = 600
+QUICK_GAMES = 300
 CHARACTER_PLAYERS = 5
 MIXED = ("loyal", "shrewd", "random", "loyal", "shrewd", "random", "loyal")
 TABLES = {"random": lambda n: "random", "mixed": lambda n: list(MIXED[:n])}

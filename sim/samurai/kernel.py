@@ -195,6 +195,15 @@ def to_discard(g, t):
     pub[P_DISCARD_TOP] = t
 
 
+@inline
+def mark_played(ks, s, t):
+    """Record bitmask of the card types a seat played (in turn, or a Parry out of turn)."""
+    if t < N_WEAPONS:
+        ks[stat(s, ST_PLAYED_W)] |= 1 << t
+    else:
+        ks[stat(s, ST_PLAYED_A)] |= 1 << (t - N_WEAPONS)
+
+
 @jit
 def random_hand_card(g, s):
     """A card drawn at random from seat s's hand (Geisha, Diversion); -1 if empty."""
@@ -433,6 +442,7 @@ def attack(g, a, b, w):
         remove_from_hand(g, b, r)
         to_discard(g, r)
         ks[stat(b, ST_PARRIES)] += 1
+        mark_played(ks, b, r)
         return
     taken = wound(g, b, a, amount, np.int64(1))
     if over(g):
@@ -475,6 +485,8 @@ def everyone_answers(g, s, card):
         else:
             remove_from_hand(g, q, r)
             to_discard(g, r)
+            if card == BATTLE_CRY:
+                mark_played(ks, q, r)
 
 
 # --- the play phase (SS-7, SS-13..SS-18) -------------------------------------------------------
@@ -588,10 +600,7 @@ def play_card(g, s, t):
     turn = pub[P_TURN]
     remove_from_hand(g, s, t)
     pub[seat_at(s, S_PLAYED + t)] += 1
-    if t < N_WEAPONS:
-        ks[stat(s, ST_PLAYED_W)] |= 1 << t
-    else:
-        ks[stat(s, ST_PLAYED_A)] |= 1 << (t - N_WEAPONS)
+    mark_played(ks, s, t)
     if t < N_WEAPONS:
         set_context(pub, s, -1, t, 0)
         b = ask(g, D_TARGET, s, weapon_targets(g, s, cards[t, CT_DIFFICULTY]))

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import RulesError
-from ..variant import Variant, option
+from ..variant import Tunable, Variant, option, parse_int_tuple
 from . import layout as L
 
 PLAYER_COUNTS = (3, 4, 5, 6, 7)
@@ -103,6 +103,15 @@ class SamuraiRules(Variant):
                                 parse=parse_assignments)
     weapon_stats: tuple = option((), "override weapons' difficulty/damage, e.g. 'katana=2/3,bo=3/1'",
                                  "SS-10", parse=parse_assignments)
+    deck_counts: tuple | None = option(None, "all 25 card counts in the order of layout.CARD_NAMES "
+                                       "(the workbench's knobs); default: the card table",
+                                       "OP-2", parse=parse_int_tuple, tune=Tunable(0, 30, span=3))
+    weapon_difficulty: tuple | None = option(None, "the 13 weapons' difficulties in the order of "
+                                             "layout.CARD_NAMES; default: the card table", "SS-10",
+                                             parse=parse_int_tuple, tune=Tunable(1, 9, span=2))
+    weapon_damage: tuple | None = option(None, "the 13 weapons' damages in the order of "
+                                         "layout.CARD_NAMES; default: the card table", "SS-10",
+                                         parse=parse_int_tuple, tune=Tunable(1, 9, span=2))
     swordmaster: str = option("resilience", "Swordmaster when every player but one has 0 "
                               "resilience (official) or 0 honour (the seed's wording)", "OP-1, SS-20",
                               choices=("resilience", "honour"))
@@ -160,7 +169,8 @@ class SamuraiRules(Variant):
                                     "(tests; the end of every game is always checked)", "")
 
     def __post_init__(self):
-        for name in ("card_counts", "weapon_stats", "opening_hands", "characters",
+        for name in ("card_counts", "weapon_stats", "deck_counts", "weapon_difficulty",
+                     "weapon_damage", "opening_hands", "characters",
                      "exclude_characters", "character_resilience", "starting_honour",
                      "multipliers", "roles", "deck_order"):
             value = getattr(self, name)
@@ -225,6 +235,15 @@ class SamuraiRules(Variant):
         missing = [L.CARD_NAMES[t] for t in range(L.N_TYPES) if t not in seen]
         if missing:
             raise RulesError(f"{source} lacks the card(s) {', '.join(missing)}")
+        for option_name, column, size in (("deck_counts", L.CT_COUNT, L.N_TYPES),
+                                          ("weapon_difficulty", L.CT_DIFFICULTY, L.N_WEAPONS),
+                                          ("weapon_damage", L.CT_DAMAGE, L.N_WEAPONS)):
+            values = getattr(self, option_name)
+            if values is not None:
+                if len(values) != size:
+                    raise RulesError(f"{option_name} has {len(values)} values; it needs {size}, in "
+                                     "the order of sim/samurai/layout.py CARD_NAMES")
+                matrix[:size, column] = [_int(v, option_name) for v in values]
         for name, value in self.card_counts:
             matrix[self._card(name, "card_counts"), L.CT_COUNT] = _int(value, f"card_counts {name}")
         for name, value in self.weapon_stats:
@@ -259,6 +278,14 @@ class SamuraiRules(Variant):
             raise RulesError(f"{option_name}: unknown card {name!r}; the cards are "
                              f"{', '.join(L.CARD_NAMES)}")
         return t
+
+    def tunable_value(self, name: str):
+        column = {"deck_counts": L.CT_COUNT, "weapon_difficulty": L.CT_DIFFICULTY,
+                  "weapon_damage": L.CT_DAMAGE}.get(name)
+        if column is None:
+            return super().tunable_value(name)
+        size = L.N_TYPES if name == "deck_counts" else L.N_WEAPONS
+        return tuple(int(v) for v in self.card_matrix()[:size, column])
 
     def deck_ids(self) -> list[int] | None:
         if self.deck_order is None:

@@ -59,3 +59,18 @@ def test_cli_process_exit_code():
     done = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "samurai", "--players", "2"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def test_deck_counts_need_all_25_values():
+    """OP-2: the workbench's vector of card counts must cover every card type."""
+    with pytest.raises(RulesError, match=r"deck_counts has 3 values; it needs 25"):
+        SamuraiRules(deck_counts=(1, 2, 3))
+
+
+def test_card_data_are_tunable_knobs():
+    """OP-2 / SS-10: card counts and weapon stats are the workbench's knobs."""
+    rules = SamuraiRules()
+    knobs = rules.tunables()
+    assert len(knobs) == 25 + 13 + 13 and knobs["deck_counts[13]"].value == 15
+    tuned = rules.with_knobs({"deck_counts[13]": 10, "weapon_damage[11]": 4})
+    assert tuned.card_matrix()[13, 0] == 10 and tuned.card_matrix()[11, 2] == 4
