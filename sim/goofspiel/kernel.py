@@ -106,6 +106,7 @@ def ask(rules, pl, view, deck, gs, info, legal, bids, history, trial, wins, avai
         return decide(kinds[p], p, players, info, legal, params[p], rng)
     if control.redeal_due(ctl):
         redeal(rules, pl, deck, gs, info, legal, bids, history, trial, wins, avail, ctl, p)
+        control.reseed(ctl, streams, p)
         legal_bids(pl, p, legal)
         players = observe(rules, pl, view, p)
     h = control.hash_ints(players, np.uint64(p))
@@ -300,9 +301,26 @@ def play_chunk(rules, prizes, kinds, params, key, first_game, out, error, log, c
     streams = np.zeros(1 + n, np.uint64)
     seat_kinds = np.zeros(n, np.int64)
     seat_params = np.zeros(params.shape, np.float64)
+    trial_out, trial_error = out[:1].copy(), error.copy()
+    no_log = np.zeros((0, log.shape[1]), np.int64)
     for row in range(out.shape[0]):
-        control.begin_game(ctl, first_game + row, row == 0, kinds, params, seat_kinds, seat_params)
-        seed_game(key, first_game + row, streams)
-        if not play_game(rules, prizes, seat_kinds, seat_params, streams, pl, view, deck, gs, info,
-                         legal, bids, history, trial, wins, avail, out, row, error, log, ctl):
+        game = first_game + row
+        control.begin_game(ctl, game, row == 0, kinds, params, seat_kinds, seat_params)
+        while True:  # a search seat pauses the game at each of its decisions (sim.control)
+            seed_game(key, game, streams)
+            if log.shape[0] > 0:
+                log[0, 0] = 0
+            ok = play_game(rules, prizes, seat_kinds, seat_params, streams, pl, view, deck, gs,
+                           info, legal, bids, history, trial, wins, avail, out, row, error, log, ctl)
+            if not control.search_pending(ctl):
+                break
+            for _ in range(control.begin_search(ctl, seat_params)):
+                seed_game(key, game, streams)
+                control.begin_iteration(ctl, seat_kinds, seat_params)
+                play_game(rules, prizes, seat_kinds, seat_params, streams, pl, view, deck, gs, info,
+                          legal, bids, history, trial, wins, avail, trial_out, 0, trial_error,
+                          no_log, ctl)
+                control.end_iteration(ctl, trial_out[0, RECORD_WINNERS])
+            control.end_search(ctl, kinds, params, seat_kinds, seat_params)
+        if not ok:
             return

@@ -22,4 +22,6 @@ SPEC = register(GameSpec(
     narrate=narrate,
     decision_names=layout.DECISION_NAMES,
     event_visibility=layout.EVENT_VISIBILITY,
+    n_actions=layout.MAX_CARDS,   # legal masks are num_cards long; the search tree is sized for the most
+    observation_variants=({"players": 3}, {"players": 3, "imp_info": True}),
 ))
