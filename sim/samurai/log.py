@@ -24,12 +24,14 @@ def role_name(role: int, stars: int) -> str:
     return f"{name} ({stars}*)" if role == L.NINJA and stars else name
 
 
-def answer(a: int) -> str:
+def answer(a: int, against: int) -> str:
     if a == L.TAKE:
         return "takes it"
     if a == L.PARRY:
-        return "parries"
-    return f"parries with {card(a)} (Hanzo)" if a < L.N_WEAPONS else f"discards {card(a)}"
+        return "parries" if against != L.BATTLE_CRY else "discards a Parry"
+    if against == L.JUJUTSU:
+        return f"discards {card(a)}"
+    return f"parries with {card(a)} (Hanzo)"
 
 
 def narrate(events, labels) -> str:
@@ -42,6 +44,7 @@ def narrate(events, labels) -> str:
         return who.get(int(seat), f"P{seat}")
 
     pending_cards: dict[int, list[str]] = {}
+    first_score = None
     for row in events:
         event, turn, seat, a, b, c, d = (int(x) for x in row)
         if event == L.EV_ROLE:
@@ -68,9 +71,11 @@ def narrate(events, labels) -> str:
                 lines.append(f"  {p(seat)} draws {a}" + (f" (secret: {', '.join(got)})" if got else ""))
         elif event == L.EV_PLAY:
             target = f" on {p(b)}" if b >= 0 and b != seat else (" (in front of self)" if b == seat else "")
+            if a == L.BREATHING:
+                target = f": full resilience, and {p(b)} draws 1"
             lines.append(f"  {p(seat)} plays {card(a)}{target}")
         elif event == L.EV_REACT:
-            lines.append(f"    {p(seat)} {answer(a)}")
+            lines.append(f"    {p(seat)} {answer(a, b)}")
         elif event == L.EV_WOUND:
             kind = "" if d else " (no weapon)"
             lines.append(f"    {p(seat)} loses {a} resilience{kind}, {c} left")
@@ -96,6 +101,8 @@ def narrate(events, labels) -> str:
         elif event == L.EV_NOBUNAGA:
             lines.append(f"  {p(seat)} trades 1 resilience for a card ({a} left)")
         elif event == L.EV_SCORE:
+            if first_score is None:
+                first_score = len(lines)
             lines.append(f"  {p(seat)} ({labels[seat]}) was {role_name(a, b)}: {c} points"
                          + (f" ({d} Daimyo)" if d else ""))
         elif event == L.EV_TEAM:
@@ -105,9 +112,8 @@ def narrate(events, labels) -> str:
             end = [f"\nGame over after {turn} turns: {END_WHY[a]}."]
             if d >= 0:
                 end.append(f"Deadly strike: team {L.TEAM_NAMES[d]} loses 3 points (SS-19).")
-            first_score = next((i for i in range(len(lines) - 1, -1, -1)
-                                if not lines[i].startswith("  ")), len(lines))
-            lines[first_score + 1:first_score + 1] = end + ["Scores (SS-19):"]
+            at = len(lines) if first_score is None else first_score
+            lines[at:at] = end + ["Scores (SS-19):"]
             won = [p(s) for s in range(len(labels)) if (b >> s) & 1]
             lines.append(f"Winner: team {L.TEAM_NAMES[c]} ({', '.join(won)})" if c >= 0
                          else "Winner: nobody")
