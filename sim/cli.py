@@ -123,6 +123,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_workbench_commands(commands, games, add_game_arguments)
 
+    ladder = commands.add_parser(
+        "ladder", help="rate strategies in a round-robin tournament with rotated seats",
+        description="Play every combination of the strategies at the table, seats rotated every "
+        "game, and rate them with a Plackett-Luce model (Bradley-Terry for 2 seats) with 95%% "
+        "bootstrap intervals (analysis/ladder.py). Give at least two strategies, e.g. "
+        "-s random -s greedy -s ismcts:budget=64,rollout=greedy.")
+    add_game_arguments(ladder, games)
+    ladder.add_argument("--games", type=int, default=400, help="games per table (default 400)")
+    ladder.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    ladder.add_argument("--jobs", type=int, default=1, help="parallel workers, -1 = all cores")
+    ladder.add_argument("--out", type=Path, default=Path("ladder"),
+                        help="folder for ladder.csv, games.parquet and ladder.png (default ladder/)")
+    ladder.set_defaults(run=run_ladder)
+
     bench = commands.add_parser("bench", help="measure games/s per core and peak memory",
                                 description="Benchmark the kernels (see docs/benchmarks.md).")
     bench.add_argument("--games", type=int, default=1_000_000, help="games per measurement (default 10^6)")
@@ -175,8 +189,9 @@ def game_request(args):
 
 
 def load_strategy(text: str):
-    """A built-in name, or FILE.py:FUNCTION naming a user's numba.njit strategy."""
-    if ":" not in text:
+    """A built-in name (the search player with its settings: ismcts:budget=256,rollout=greedy),
+    or FILE.py:FUNCTION naming a user's numba.njit strategy."""
+    if ":" not in text or not text.rpartition(":")[0].endswith(".py"):
         return text
     from .strategy import Strategy
 
@@ -278,6 +293,32 @@ def run_strategies(args) -> int:
 
     for name, strategy in get_game(args.game).strategies.items():
         print(f"{name:12s} {strategy.doc}")
+    print("ismcts       the search player (information-set MCTS; docs/search.md): "
+          "ismcts:budget=256,c=0.7,rollout=random (rollout: any built-in above)")
+    return 0
+
+
+def run_ladder(args) -> int:
+    from analysis.ladder import play_ladder, rating_plot, ratings
+
+    spec, rules, strategies = game_request(args)
+    games = play_ladder(spec.name, strategies, rules, args.games, args.seed, args.jobs,
+                        progress=True)
+    table = ratings(games)
+    args.out.mkdir(parents=True, exist_ok=True)
+    table.to_csv(args.out / "ladder.csv", index=False)
+    games.assign(present=games["present"].map(list)).to_parquet(args.out / "games.parquet")
+    rating_plot(table).savefig(args.out / "ladder.png", dpi=110)
+    shown = table.assign(rating=table["rating"].map("{:+.0f}".format),
+                         interval=[f"{lo:+.0f} to {hi:+.0f}" for lo, hi in
+                                   zip(table["ci_low"], table["ci_high"])],
+                         win_share=table["win_share"].map("{:.1%}".format))
+    print(shown[["strategy", "rating", "interval", "games", "wins", "win_share"]]
+          .to_string(index=False))
+    prov = table.attrs["provenance"]
+    print(f"\n{prov['n_games']} games, seats rotated, seed {prov['seed']}; "
+          f"{prov['undecided_games']} games without a single winning strategy are not rated. "
+          f"Written to {args.out}/")
     return 0
 
 

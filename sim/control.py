@@ -10,41 +10,92 @@ after the strategy answers. With nothing switched on it costs one branch per dec
   decision (seat, decision type, a hash of exactly the arrays handed to the strategy, action);
   ``perturb_at`` makes one decision take another legal action; ``redeal_at`` asks the game to
   re-randomise everything the deciding seat has not observed before that decision;
-- the search player (sim/search.py): replaying a recorded history and forking from it.
+- the search player (sim/search.py): a game with a search seat is replayed from its start up to
+  each of that seat's decisions ("real" mode, which pauses there), and every search iteration
+  replays it once more, forks at the decision with everything hidden redealt, and plays on
+  ("iterate" mode). Replaying instead of copying a paused state keeps the rules as plain code
+  that asks seats as it goes (docs/search.md measures both costs).
 
-Layout of ``ctl``: a header of HEADER fields, then TRACE rows of TRACE_WIDTH fields.
+Layout: a header of HEADER fields; then sections whose offsets are in the header (trace rows,
+the search seats' committed decisions, every action of the real game, the current iteration's
+path, the tree's nodes and its hash table).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from . import search
 from .rng import mix64
 
 # Header fields.
 FLAGS = 0              # bit set of ROTATE, TRACE
-ASKS = 1               # decisions asked so far in the current game
+ASKS = 1               # decisions asked so far in the current game (or replay)
 PERTURB_AT = 2         # ask index whose action is replaced by another legal one (-1 none)
 REDEAL_AT = 3          # ask index before which the game redeals hidden information (-1 none)
-RNG = 4                # the controller's own random stream (perturbation, redeal)
+RNG = 4                # the controller's own random stream (redeals)
 GAME = 5               # global index of the current game
 TRACE_ROWS = 6         # trace rows written
 PERTURBED = 7          # 1 once the perturbation took place (a decision with 2+ legal actions)
 STOPPED = 8            # 1 = the game is being abandoned (search pauses it): finish it fast
-HEADER = 16
+MODE = 9               # PLAIN, REAL (a search seat plays) or ITERATE (inside a search)
+SLOW = 10              # 1 = decisions go through the controller (see `active`)
+PENDING_SEAT = 11      # search seat whose decision paused the real game (-1 none)
+FORK = 12              # ask index of the searched decision
+SEARCHER = 13          # seat searched for
+PLAN_N = 14            # committed search decisions of this game
+PLAN_CURSOR = 15       # next committed decision to replay
+N_SEATS = 16
+SEAT_KIND = 17         # + seat (up to MAX_SEATS): the strategy kind seated this game
+MAX_SEATS = 8
+O_TRACE, TRACE_CAP = 25, 26
+O_PLAN, PLAN_CAP = 27, 28
+O_ALL, ALL_CAP = 29, 30
+O_PATH, PATH_CAP = 31, 32
+O_NODES, NODE_CAP = 33, 34
+N_ACTIONS = 35         # actions per node (the game's legal-mask length)
+O_TABLE, TABLE_CAP = 36, 37
+N_NODES = 38
+PATH_N = 39
+NODE = 40              # the iteration's current tree node (-1: out of the tree)
+LAST_ACTION = 41
+BUDGET = 42
+C_UCT = 43             # exploration constant x 1e6
+SEARCH_RNG = 44
+SEARCHING = 45         # 1 = a search seat plays in this game
+ITERATIONS = 46        # search iterations run by this controller (for the benchmark)
+HEADER = 48
 
 ROTATE = 1
 TRACE = 2
+PLAIN, REAL, ITERATE = 0, 1, 2
+SEARCH_KIND = 999      # the search player's strategy kind in every game (below USER_KIND_BASE)
 
 # Trace rows: one per decision a strategy was asked for.
 T_SEAT, T_DECISION, T_OBS_HASH, T_ACTION, T_EVENTS = 0, 1, 2, 3, 4
 TRACE_WIDTH = 5
+PLAN_WIDTH = 2         # (ask index, action)
 
 
 def new_ctl(rotate: bool = False, trace_rows: int = 0, perturb_at: int = -1,
-            redeal_at: int = -1, seed: int = 0) -> np.ndarray:
-    """A controller for one kernel call (the runner passes one with only ``rotate`` set)."""
-    ctl = np.zeros(HEADER + trace_rows * TRACE_WIDTH, np.int64)
+            redeal_at: int = -1, seed: int = 0, search_nodes: int = 0,
+            n_actions: int = 0, plan_rows: int = 0, max_asks: int = 0) -> np.ndarray:
+    """A controller for one kernel call.
+
+    The runner passes one with ``rotate`` only, or with room for a search (``search_nodes``
+    tree nodes of ``n_actions`` actions, ``plan_rows`` search decisions and ``max_asks``
+    decisions per game); tests add a trace, a perturbation or a redeal.
+    """
+    sizes = [trace_rows * TRACE_WIDTH, plan_rows * PLAN_WIDTH, max_asks, 2 * max_asks,
+             search_nodes * search.node_size(n_actions), 4 * search_nodes]
+    ctl = np.zeros(HEADER + sum(sizes), np.int64)
+    offset = HEADER
+    for field, cap, size in zip((O_TRACE, O_PLAN, O_ALL, O_PATH, O_NODES, O_TABLE),
+                                (trace_rows, plan_rows, max_asks, max_asks, search_nodes,
+                                 4 * search_nodes), sizes):
+        ctl[field], ctl[field + 1] = offset, cap
+        offset += size
+    ctl[N_ACTIONS] = n_actions
     ctl[FLAGS] = (ROTATE if rotate else 0) | (TRACE if trace_rows or perturb_at >= 0
                                                or redeal_at >= 0 else 0)
     ctl[PERTURB_AT] = perturb_at
@@ -55,40 +106,92 @@ def new_ctl(rotate: bool = False, trace_rows: int = 0, perturb_at: int = -1,
 
 def trace_of(ctl: np.ndarray) -> np.ndarray:
     """The trace rows written by the last game: int64[rows, TRACE_WIDTH]."""
-    rows = int(ctl[TRACE_ROWS])
-    return ctl[HEADER:HEADER + rows * TRACE_WIDTH].reshape(rows, TRACE_WIDTH)
+    rows, start = int(ctl[TRACE_ROWS]), int(ctl[O_TRACE])
+    return ctl[start:start + rows * TRACE_WIDTH].reshape(rows, TRACE_WIDTH)
+
+
+@njit(cache=True)
+def seat_strategies(ctl, kinds, params, seat_kinds, seat_params):
+    """Give each seat its strategy for the current game: with ROTATE, seat s plays slot
+    (s + game) mod N, so the rotation of game g is g mod N (recorded by the runner)."""
+    n = kinds.shape[0]
+    shift = ctl[GAME] % n if ctl[FLAGS] & ROTATE else 0
+    searching = False
+    for s in range(n):
+        slot = (s + shift) % n
+        seat_kinds[s] = kinds[slot]
+        if s < MAX_SEATS:
+            ctl[SEAT_KIND + s] = kinds[slot]
+        searching |= kinds[slot] == SEARCH_KIND
+        for i in range(params.shape[1]):
+            seat_params[s, i] = params[slot, i]
+    ctl[N_SEATS] = n
+    ctl[SEARCHING] = 1 if searching else 0
 
 
 @njit(cache=True)
 def begin_game(ctl, game, first, kinds, params, seat_kinds, seat_params):
     """Start game ``game`` (``first``: the chunk's first game): reset the per-game counters and
-    seat the strategies.
+    seat the strategies (``kinds``/``params`` per strategy slot as the user listed them;
+    ``seat_kinds``/``seat_params`` receive what each seat plays this game)."""
+    ctl[GAME] = game
+    ctl[PLAN_N] = 0
+    if ctl[FLAGS] & ROTATE or first:
+        seat_strategies(ctl, kinds, params, seat_kinds, seat_params)
+    ctl[MODE] = REAL if ctl[SEARCHING] else PLAIN
+    begin_replay(ctl)
 
-    ``kinds``/``params`` are per strategy slot as the user listed them; ``seat_kinds`` and
-    ``seat_params`` receive what each seat plays this game. With ROTATE, seat s plays slot
-    (s + game) mod N; the rotation of game g is therefore g mod N (recorded by the runner).
-    """
+
+@njit(cache=True)
+def begin_replay(ctl):
+    """Play the current game (again) from its start."""
     ctl[ASKS] = 0
     ctl[TRACE_ROWS] = 0
     ctl[PERTURBED] = 0
     ctl[STOPPED] = 0
-    ctl[GAME] = game
-    rotate = ctl[FLAGS] & ROTATE != 0
-    if not (rotate or first):
-        return  # unrotated seats keep what the chunk's first game gave them
-    n = kinds.shape[0]
-    shift = game % n if rotate else 0
-    for s in range(n):
-        slot = (s + shift) % n
-        seat_kinds[s] = kinds[slot]
-        for i in range(params.shape[1]):
-            seat_params[s, i] = params[slot, i]
+    ctl[PENDING_SEAT] = -1
+    ctl[PLAN_CURSOR] = 0
+    ctl[SLOW] = 1 if ctl[MODE] != PLAIN or ctl[FLAGS] & TRACE else 0
 
 
 @njit(cache=True, inline="always")
 def active(ctl):
-    """True when anything beyond seat rotation is switched on (the slow path of ``ask``)."""
-    return ctl[FLAGS] & TRACE != 0
+    """True when this decision must go through the controller (the slow path of ``ask``)."""
+    return ctl[SLOW] != 0
+
+
+@njit(cache=True, inline="always")
+def stopped(ctl):
+    """True when the current game is abandoned: the game's main loop ends it at once."""
+    return ctl[STOPPED] != 0
+
+
+@njit(cache=True)
+def redeal_due(ctl):
+    """True when the game must redeal hidden information before the decision now being asked:
+    at a search's fork, or where a test asked for it."""
+    if ctl[MODE] == ITERATE:
+        return ctl[ASKS] == ctl[FORK]
+    return ctl[FLAGS] & TRACE != 0 and ctl[ASKS] == ctl[REDEAL_AT]
+
+
+@njit(cache=True)
+def rand_below(ctl, n):
+    """Uniform integer in [0, n) from the controller's own stream (redeals)."""
+    state = np.uint64(ctl[RNG]) + np.uint64(0x9E3779B97F4A7C15)
+    ctl[RNG] = np.int64(state)
+    return np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def reseed(ctl, streams, seat):
+    """After a redeal, every random stream but the deciding seat's own is drawn anew: the
+    other seats' future random choices and any later chance are hidden from it too."""
+    for i in range(streams.shape[0]):
+        if i != 1 + seat:
+            state = np.uint64(ctl[RNG]) + np.uint64(0x9E3779B97F4A7C15)
+            ctl[RNG] = np.int64(state)
+            streams[i] = mix64(state)
 
 
 @njit(cache=True)
@@ -107,42 +210,42 @@ def hash_floats(values, h):
     return h
 
 
-@njit(cache=True)
-def redeal_due(ctl):
-    """True when the game must redeal hidden information before the decision now being asked."""
-    return ctl[FLAGS] & TRACE != 0 and ctl[ASKS] == ctl[REDEAL_AT]
-
-
-@njit(cache=True)
-def rand_below(ctl, n):
-    """Uniform integer in [0, n) from the controller's own stream (redeal, perturbation)."""
-    state = np.uint64(ctl[RNG]) + np.uint64(0x9E3779B97F4A7C15)
-    ctl[RNG] = np.int64(state)
-    return np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@njit(cache=True)
-def shuffle_ints(values, count, ctl):
-    """Fisher-Yates shuffle of values[:count] from the controller's stream (for redeals)."""
-    for i in range(count - 1, 0, -1):
-        j = rand_below(ctl, i + 1)
-        values[i], values[j] = values[j], values[i]
-
-
 @njit(cache=True, inline="always")
-def stopped(ctl):
-    """True when the current game is abandoned: the game's main loop ends it at once."""
-    return ctl[STOPPED] != 0
+def lowest_legal(legal):
+    for a in range(legal.shape[0]):
+        if legal[a]:
+            return a
+    return -1
 
 
 @njit(cache=True)
 def before_decision(ctl, seat, decision, obs_hash, legal):
-    """An action the controller takes itself (a replayed history, a search), or -1 to let the
-    seat's strategy decide. A stopped game takes its lowest legal action."""
+    """An action the controller takes itself, or -1 to let the seat's strategy decide.
+
+    A stopped game takes its lowest legal action. In a real game a search seat replays its
+    committed decisions and pauses the game at a new one. In a search iteration the decisions
+    before the fork replay the real game; from the fork on the searched seat follows the tree
+    while it can, and every other decision is left to the strategies (the rollout policy).
+    """
     if ctl[STOPPED] != 0:
-        for a in range(legal.shape[0]):
-            if legal[a]:
-                return a
+        return lowest_legal(legal)
+    mode = ctl[MODE]
+    if mode == REAL and seat < MAX_SEATS and ctl[SEAT_KIND + seat] == SEARCH_KIND:
+        cursor = ctl[PLAN_CURSOR]
+        row = ctl[O_PLAN] + cursor * PLAN_WIDTH
+        if cursor < ctl[PLAN_N] and ctl[row] == ctl[ASKS]:
+            ctl[PLAN_CURSOR] = cursor + 1
+            return ctl[row + 1]
+        ctl[PENDING_SEAT], ctl[FORK], ctl[STOPPED] = seat, ctl[ASKS], 1
+        ctl[SEARCH_RNG] = np.int64(mix64(np.uint64(obs_hash) ^ mix64(
+            np.uint64(ctl[GAME] * 1024 + ctl[PLAN_N]))))
+        return lowest_legal(legal)
+    if mode == ITERATE:
+        k = ctl[ASKS]
+        if k < ctl[FORK]:
+            return ctl[ctl[O_ALL] + k]
+        if seat == ctl[SEARCHER] and ctl[NODE] >= 0:
+            return search.tree_step(ctl, obs_hash, legal, k == ctl[FORK])
     return -1
 
 
@@ -155,27 +258,98 @@ def after_decision(ctl, seat, decision, obs_hash, legal, action, n_events):
     """
     k = ctl[ASKS]
     ctl[ASKS] = k + 1
+    mode = ctl[MODE]
+    if mode == ITERATE:
+        if ctl[NODE] < 0 and k >= ctl[FORK]:
+            ctl[SLOW] = 0  # out of the tree: the rollout needs the controller no more
+        return action
     if k == ctl[PERTURB_AT] and 0 <= action < legal.shape[0]:
-        n_other = 0
-        for a in range(legal.shape[0]):
-            if legal[a] and a != action:
-                n_other += 1
-        if n_other > 0:
-            pick = rand_below(ctl, n_other)
-            for a in range(legal.shape[0]):
-                if legal[a] and a != action:
-                    if pick == 0:
-                        action = a
-                        break
-                    pick -= 1
-            ctl[PERTURBED] = 1
-    row = ctl[TRACE_ROWS]
-    base = HEADER + row * TRACE_WIDTH
-    if base + TRACE_WIDTH <= ctl.shape[0]:
-        ctl[base + T_SEAT] = seat
-        ctl[base + T_DECISION] = decision
-        ctl[base + T_OBS_HASH] = np.int64(obs_hash)
-        ctl[base + T_ACTION] = action
-        ctl[base + T_EVENTS] = n_events
-        ctl[TRACE_ROWS] = row + 1
+        # the next legal action, cyclically: the same in every replay of the game
+        for step in range(1, legal.shape[0]):
+            a = (action + step) % legal.shape[0]
+            if legal[a]:
+                action = a
+                ctl[PERTURBED] = 1
+                break
+    if mode == REAL and ctl[STOPPED] == 0 and k < ctl[ALL_CAP]:
+        ctl[ctl[O_ALL] + k] = action
+    if ctl[FLAGS] & TRACE:
+        row = ctl[TRACE_ROWS]
+        if row < ctl[TRACE_CAP]:
+            base = ctl[O_TRACE] + row * TRACE_WIDTH
+            ctl[base + T_SEAT] = seat
+            ctl[base + T_DECISION] = decision
+            ctl[base + T_OBS_HASH] = np.int64(obs_hash)
+            ctl[base + T_ACTION] = action
+            ctl[base + T_EVENTS] = n_events
+            ctl[TRACE_ROWS] = row + 1
     return action
+
+
+# --- the search driver: called by each game's play_chunk (see sim/game.py) --------------------
+
+@njit(cache=True, inline="always")
+def search_pending(ctl):
+    """True when the real game paused at a search seat's decision."""
+    return ctl[PENDING_SEAT] >= 0
+
+
+@njit(cache=True)
+def begin_search(ctl, seat_params):
+    """Set up the search of the paused decision; returns the number of iterations."""
+    seat = ctl[PENDING_SEAT]
+    if ctl[PLAN_N] >= ctl[PLAN_CAP] or ctl[FORK] >= ctl[ALL_CAP]:
+        return 0  # no room left: the decision is taken by the rollout policy (see end_search)
+    ctl[SEARCHER] = seat
+    ctl[BUDGET] = max(1, np.int64(seat_params[seat, 0]))
+    ctl[C_UCT] = np.int64(seat_params[seat, 1] * 1e6)
+    search.reset(ctl)
+    return ctl[BUDGET]
+
+
+@njit(cache=True)
+def begin_iteration(ctl, seat_kinds, seat_params):
+    """One more game from the start: the real game's decisions replay up to the fork, where the
+    game redeals what the searched seat cannot know; search seats then play their rollout
+    policy (params[2], with its own parameters from params[8:])."""
+    ctl[MODE] = ITERATE
+    ctl[ITERATIONS] += 1
+    ctl[ASKS] = 0
+    ctl[STOPPED] = 0
+    ctl[SLOW] = 1
+    ctl[NODE] = 0
+    ctl[PATH_N] = 0
+    state = np.uint64(ctl[SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
+    ctl[SEARCH_RNG] = np.int64(state)
+    ctl[RNG] = np.int64(mix64(state))  # the redeal draws from the search's own randomness
+    for s in range(seat_kinds.shape[0]):
+        if seat_kinds[s] == SEARCH_KIND:
+            seat_kinds[s] = np.int64(seat_params[s, 2])
+            for i in range(seat_params.shape[1]):
+                seat_params[s, i] = seat_params[s, i + 8] if i + 8 < seat_params.shape[1] else 0.0
+
+
+@njit(cache=True)
+def end_iteration(ctl, winners):
+    """Back the iteration's result (the searched seat's share of the win) up the tree."""
+    seat = ctl[SEARCHER]
+    share = 0.0
+    if (winners >> seat) & 1:
+        k = 0
+        for s in range(ctl[N_SEATS]):
+            k += (winners >> s) & 1
+        share = 1.0 / k
+    search.backup(ctl, share)
+
+
+@njit(cache=True)
+def end_search(ctl, kinds, params, seat_kinds, seat_params):
+    """Commit the most visited action at the root, re-seat the strategies, and replay."""
+    row = ctl[O_PLAN] + ctl[PLAN_N] * PLAN_WIDTH
+    if ctl[PLAN_N] < ctl[PLAN_CAP]:
+        ctl[row] = ctl[FORK]
+        ctl[row + 1] = search.best_root_action(ctl)
+        ctl[PLAN_N] += 1
+    ctl[MODE] = REAL
+    seat_strategies(ctl, kinds, params, seat_kinds, seat_params)
+    begin_replay(ctl)

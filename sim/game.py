@@ -95,6 +95,7 @@ class GameSpec:
     # Rule variants (option dicts) that the observation conformance test must cover besides
     # every single choice option: combinations that reach decisions no single option does.
     observation_variants: tuple[dict, ...] = ()
+    n_actions: int = 0                        # length of the legal mask (search tree width)
 
     def record_columns(self, n_seats: int) -> list[str]:
         names = [self.length_name, "end_reason", "winners", *self.game_columns]

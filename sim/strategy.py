@@ -60,6 +60,23 @@ class SeatPlan:
     params: np.ndarray         # float64[S, P]
     user_fns: tuple = ()
 
+    def controller(self, spec: GameSpec, rotate: bool = False, **test_options) -> np.ndarray:
+        """The kernel's decision controller (sim.control), with room for a search when a search
+        player is seated; ``test_options`` are new_ctl's tracing and perturbation arguments."""
+        from .control import SEARCH_KIND, new_ctl
+
+        searching = self.kinds == SEARCH_KIND
+        if not searching.any():
+            return new_ctl(rotate=rotate, **test_options)
+        budget = int(self.params[searching, 0].max())
+        return new_ctl(rotate=rotate, search_nodes=budget + 2, n_actions=spec.n_actions,
+                       plan_rows=MAX_DECISIONS, max_asks=MAX_DECISIONS, **test_options)
+
+
+MAX_DECISIONS = 4096  # decisions of one game a search can replay
+SEARCH_NAMES = ("ismcts",)
+SEARCH_DEFAULTS = {"budget": 256.0, "c": 0.7, "rollout": "random"}
+
 
 def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
     """Turn a name, a Strategy, or one of those per seat into kernel inputs."""
@@ -87,7 +104,8 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
                 f"strategy {strategy.name!r} has {len(strategy.params)} parameters; "
                 f"{spec.title} allows at most {spec.n_strategy_params}")
         params[seat, :len(strategy.params)] = strategy.params
-    labels = tuple(s.name if spec.strategies.get(s.name) == s else s.describe() for s in resolved)
+    labels = tuple(s.name if spec.strategies.get(s.name) == s or s.name.startswith(SEARCH_NAMES)
+                   else s.describe() for s in resolved)
     return SeatPlan(labels, kinds, params, tuple(user_fns))
 
 
@@ -96,11 +114,48 @@ def lookup(spec: GameSpec, strategy) -> Strategy:
         return strategy
     if isinstance(strategy, str) and strategy in spec.strategies:
         return spec.strategies[strategy]
+    if isinstance(strategy, str) and strategy.split(":", 1)[0] in SEARCH_NAMES:
+        return search_player(spec, strategy)
     if isinstance(strategy, CPUDispatcher):
         return Strategy(strategy.py_func.__name__, fn=strategy)
     raise StrategyError(
         f"unknown strategy {strategy!r} for {spec.title}; built-ins: {', '.join(spec.strategies)}; "
         "or pass a Strategy(name, fn=<numba.njit function>)")
+
+
+def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
+    """The search player (sim/search.py: information-set MCTS) as a seat's strategy.
+
+    ``"ismcts:budget=256,c=0.7,rollout=greedy"``: iterations per decision, UCB exploration
+    constant, and the built-in strategy that plays the rest of each iteration (for every seat
+    the search does not decide for, the seated strategies play)."""
+    from .control import SEARCH_KIND
+
+    name, _, rest = text.partition(":")
+    values = dict(SEARCH_DEFAULTS)
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or key not in SEARCH_DEFAULTS:
+            raise StrategyError(f"search setting {item!r} in {text!r}: use "
+                                f"{', '.join(f'{k}=...' for k in SEARCH_DEFAULTS)}")
+        values[key] = value
+    values.update(settings)
+    try:
+        budget, c = int(float(values["budget"])), float(values["c"])
+    except ValueError:
+        raise StrategyError(f"{text!r}: budget must be an integer and c a number") from None
+    if not 1 <= budget <= 100_000 or not c >= 0:
+        raise StrategyError(f"{text!r}: budget must be 1..100000 and c >= 0")
+    rollout = spec.strategies.get(str(values["rollout"]))
+    if rollout is None or rollout.builtin is None or rollout.builtin == SEARCH_KIND:
+        raise StrategyError(f"{text!r}: rollout={values['rollout']!r} is not a built-in "
+                            f"{spec.title} strategy; choose one of {', '.join(spec.strategies)}")
+    if 8 + len(rollout.params) > spec.n_strategy_params:
+        raise StrategyError(f"{spec.title}: no room for the rollout's parameters")
+    label = f"ismcts(budget={budget}, c={c:g}, rollout={rollout.name})"
+    params = (float(budget), c, float(rollout.builtin), 0, 0, 0, 0, 0, *rollout.params)
+    return Strategy(label, builtin=SEARCH_KIND, params=tuple(params),
+                    doc="information-set MCTS: budget iterations per decision")
 
 
 _compiled: dict[tuple, object] = {}

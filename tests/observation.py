@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.control import T_DECISION, T_EVENTS, T_OBS_HASH, T_SEAT, new_ctl, trace_of
+from sim.control import T_ACTION, T_DECISION, T_EVENTS, T_OBS_HASH, T_SEAT, trace_of
 from sim.game import OWNER, PUBLIC, get_game
 from sim.rng import master_key
 from sim.runner import as_rules
@@ -42,8 +42,8 @@ def play_world(spec, rules, seats, seed: int, game: int, *, perturb_at=-1, redea
                kernel=None) -> World:
     """One game with its decisions traced (and perturbed or redealt at one decision)."""
     kernel = kernel or kernel_for(spec, seats.user_fns)
-    ctl = new_ctl(trace_rows=MAX_TRACE, perturb_at=perturb_at, redeal_at=redeal_at,
-                  seed=seed * 1_000_003 + game)
+    ctl = seats.controller(spec, trace_rows=MAX_TRACE, perturb_at=perturb_at, redeal_at=redeal_at,
+                           seed=seed * 1_000_003 + game)
     log = np.zeros((MAX_EVENTS, spec.kernel.LOG_WIDTH), np.int64)
     out = np.zeros((1, spec.record_width(len(seats.kinds))), np.int16)
     error = np.full(4, -1, np.int64)
@@ -55,9 +55,10 @@ def play_world(spec, rules, seats, seed: int, game: int, *, perturb_at=-1, redea
     return World(trace_of(ctl).copy(), log[1:1 + n].copy(), bool(ctl[7]))
 
 
-def view(world: World, seat: int, visibility) -> list[tuple]:
+def view(world: World, seat: int, visibility, actions: bool = False) -> list[tuple]:
     """What `seat` lives through, in order: the events it sees and the hashes of the arrays
-    handed to its strategy."""
+    handed to its strategy (and, with ``actions``, what it answered: for a search player,
+    whose answer must not depend on what it cannot see either)."""
     items, e = [], 0
     def see(event):
         code = int(event[0])
@@ -69,7 +70,8 @@ def view(world: World, seat: int, visibility) -> list[tuple]:
                 items.append(("event", tuple(int(x) for x in world.events[e])))
             e += 1
         if row[T_SEAT] == seat:
-            items.append(("ask", int(row[T_DECISION]), int(row[T_OBS_HASH])))
+            items.append(("ask", int(row[T_DECISION]), int(row[T_OBS_HASH]),
+                          int(row[T_ACTION]) if actions else 0))
     items += [("event", tuple(int(x) for x in ev)) for ev in world.events[e:] if see(ev)]
     return items
 

@@ -10,7 +10,7 @@ from strategies.parthian import builtin_decide
 
 from .. import control
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
-from ..rng import seed_game, shuffle
+from ..rng import choose_legal, seed_game, shuffle
 from .layout import (BEST_MERIT, C_BREAKTHROUGHS, C_DEFEATED, C_SEAT0, C_UNCLAIMED, CHARGE,
                      CHARGES, CHARGES_PLAYED, END_CAP, END_DEFEAT, END_NO_SURVIVOR, END_VICTORY,
                      EV_BREAKTHROUGH, EV_DAMAGE, EV_DEFEATED, EV_END, EV_LEGION, EV_PLAY,
@@ -81,7 +81,8 @@ def ask(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, log, 
     if not control.active(ctl):
         return decide(kinds[p], p, pl, info, legal, params[p], rng)
     if control.redeal_due(ctl):
-        redeal(rules, pl, deck, gs, legal, actions, ctl, p)
+        control.reseed(ctl, streams, p)
+        redeal(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, ctl, p)
         legal_actions(rules, pl, p, legal)
     h = control.hash_ints(pl, np.uint64(p))
     h = control.hash_ints(info, h)
@@ -95,9 +96,10 @@ def ask(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, log, 
 
 
 @njit(cache=True)
-def redeal(rules, pl, deck, gs, legal, actions, ctl, p):
+def redeal(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, ctl, p):
     """Re-randomise what seat p cannot know: the order of the legions never revealed, and the
-    cards the seats before p chose this round (hidden until PS-5's reveal)."""
+    cards the seats before p chose this round (hidden until PS-5's reveal), chosen again by
+    their own strategies (in a search: the model of those players) on fresh random streams."""
     unseen = gs[G_UNSEEN]
     for i in range(unseen - 1, 0, -1):
         j = control.rand_below(ctl, i + 1)
@@ -105,16 +107,10 @@ def redeal(rules, pl, deck, gs, legal, actions, ctl, p):
         deck[a], deck[b] = deck[b], deck[a]
     for q in range(p):
         legal_actions(rules, pl, q, legal)
-        n_legal = 0
-        for a in range(N_ACTIONS):
-            n_legal += legal[a]
-        pick = control.rand_below(ctl, n_legal)
-        for a in range(N_ACTIONS):
-            if legal[a]:
-                if pick == 0:
-                    actions[q] = a
-                    break
-                pick -= 1
+        a = decide(kinds[q], q, pl, info, legal, params[q], streams[1 + q:2 + q])
+        if a < 0 or a >= N_ACTIONS or not legal[a]:
+            a = choose_legal(legal, streams, 1 + q)
+        actions[q] = a
 
 
 @njit(cache=True)
@@ -352,9 +348,25 @@ def play_chunk(rules, legions, kinds, params, key, first_game, out, error, log, 
     streams = np.zeros(1 + n, np.uint64)
     seat_kinds = np.zeros(n, np.int64)
     seat_params = np.zeros(params.shape, np.float64)
+    trial, trial_error = out[:1].copy(), error.copy()
+    no_log = np.zeros((0, log.shape[1]), np.int64)
     for row in range(out.shape[0]):
-        control.begin_game(ctl, first_game + row, row == 0, kinds, params, seat_kinds, seat_params)
-        seed_game(key, first_game + row, streams)
-        if not play_game(rules, legions, seat_kinds, seat_params, streams, pl, deck, gs, info,
-                         legal, actions, values, out, row, error, log, ctl):
+        game = first_game + row
+        control.begin_game(ctl, game, row == 0, kinds, params, seat_kinds, seat_params)
+        while True:  # a search seat pauses the game at each of its decisions (sim.control)
+            seed_game(key, game, streams)
+            if log.shape[0] > 0:
+                log[0, 0] = 0
+            ok = play_game(rules, legions, seat_kinds, seat_params, streams, pl, deck, gs, info,
+                           legal, actions, values, out, row, error, log, ctl)
+            if not control.search_pending(ctl):
+                break
+            for _ in range(control.begin_search(ctl, seat_params)):
+                seed_game(key, game, streams)
+                control.begin_iteration(ctl, seat_kinds, seat_params)
+                play_game(rules, legions, seat_kinds, seat_params, streams, pl, deck, gs, info,
+                          legal, actions, values, trial, 0, trial_error, no_log, ctl)
+                control.end_iteration(ctl, trial[0, RECORD_WINNERS])
+            control.end_search(ctl, kinds, params, seat_kinds, seat_params)
+        if not ok:
             return

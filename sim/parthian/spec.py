@@ -22,6 +22,7 @@ SPEC = register(GameSpec(
     narrate=narrate,
     headline_ends=("victory",),   # PS-15: the team beats all 7 legions
     decision_names=layout.DECISION_NAMES,
+    n_actions=layout.N_ACTIONS,
     event_visibility=layout.EVENT_VISIBILITY,
     observation_variants=tuple({"n_players": n} for n in (3, 5, 6)),
 ))

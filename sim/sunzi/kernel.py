@@ -87,6 +87,7 @@ def ask(g, decision, seat, mask):
         return lowest_bit(mask)
     rules, pub, hid, ks, legal, kinds, state, streams, error, log, ctl = g
     if control.active(ctl) and control.redeal_due(ctl):
+        control.reseed(ctl, streams, seat)
         redeal(g, np.int64(seat))
     a = ask_strategy(kinds[seat], np.int64(decision), np.int64(seat), state, legal, np.int64(mask),
                      ctl, log)
@@ -795,16 +796,28 @@ def redeal(g, seat):
         pick = nth_bit(in_hand, control.rand_below(ctl, popcount(in_hand)))
         in_hand &= ~(1 << pick)
         ks[deck_slot(ks, opp, i)] = pick
-    # Face-down cards of this round: drawn from the hand's cards (never the leader card).
-    held = in_hand | yellows
+    # Face-down cards of this round: placed again from the redealt hand by the opponent's own
+    # strategy (its model in a search; uniform when it is random), region by region.
+    for i in range(H_MEMORY, HID_SIZE):  # the opponent strategy's own memory is its secret
+        hid[opp, i] = 0
+    hid[opp, H_HAND] = in_hand | yellows
+    hid[opp, H_DRAWN] = 0
+    st = g[6][0]
+    legal = g[4]
     for r in range(pub[P_N_REGIONS]):
         if hid[opp, H_PLACED + r] >= 0 and pub[region_at(r, CARD + opp)] < 0:
-            placeable = held & ((1 << LEADER_CARD) - 1)
-            c = nth_bit(placeable, control.rand_below(ctl, popcount(placeable)))
-            held &= ~(1 << c)
+            mask = hid[opp, H_HAND] & PLACEABLE
+            for a in range(N_ACTIONS):
+                legal[a] = (mask >> a) & 1 == 1
+            pub[P_REGION] = r
+            c = decide(g[5][opp], np.int64(D_PLACE), np.int64(opp), pub, st.hid[opp], legal,
+                       st.params[opp], st.streams[1 + opp:2 + opp])
+            if c < 0 or c >= N_ACTIONS or not legal[c]:
+                c = nth_bit(mask, control.rand_below(ctl, popcount(mask)))
+            hid[opp, H_HAND] &= ~(1 << c)
             hid[opp, H_PLACED + r] = c
-    hid[opp, H_HAND] = held
-    hid[opp, H_DRAWN] = 0
+    pub[P_REGION] = -1
+    held = hid[opp, H_HAND]
     # Leader: hidden ones are drawn anew; an unused power is in hand (held, or its card drawn).
     if rules[R_WARLORD]:
         if pub[seat_at(opp, S_LEADER)] < 0:
@@ -823,8 +836,6 @@ def redeal(g, seat):
                     hid[opp, H_AS_SIX] = r
                     hid[opp, H_POWER] = 0
                     hid[opp, H_HAND] &= ~(1 << LEADER_CARD)
-    for i in range(H_MEMORY, HID_SIZE):  # the opponent strategy's own memory is its secret
-        hid[opp, i] = 0
 
 
 # --- a game ---------------------------------------------------------------------------------
@@ -1007,9 +1018,24 @@ def play_chunk(rules, tiles, adj, fixed_decks, fixed_tiles, kinds, params, key, 
     scratch = np.zeros(tiles.shape[0], np.int64)
     seat_kinds = np.zeros(2, np.int64)
     g = (rules, pub, hid, ks, legal, seat_kinds, state, streams, error, log, ctl)
+    trial, trial_error = out[:1].copy(), error.copy()
+    no_log = np.zeros((0, log.shape[1]), np.int64)
+    g_trial = (rules, pub, hid, ks, legal, seat_kinds, state, streams, trial_error, no_log, ctl)
     for row in range(out.shape[0]):
-        control.begin_game(ctl, first_game + row, row == 0, kinds, params, seat_kinds, st.params)
-        seed_game(key, first_game + row, streams)
-        play_game(g, tiles, adj, fixed_decks, fixed_tiles, scratch, out, row)
+        game = first_game + row
+        control.begin_game(ctl, game, row == 0, kinds, params, seat_kinds, st.params)
+        while True:  # a search seat pauses the game at each of its decisions (sim.control)
+            seed_game(key, game, streams)
+            if log.shape[0] > 0:
+                log[0, 0] = 0
+            play_game(g, tiles, adj, fixed_decks, fixed_tiles, scratch, out, row)
+            if not control.search_pending(ctl):
+                break
+            for _ in range(control.begin_search(ctl, st.params)):
+                seed_game(key, game, streams)
+                control.begin_iteration(ctl, seat_kinds, st.params)
+                play_game(g_trial, tiles, adj, fixed_decks, fixed_tiles, scratch, trial, 0)
+                control.end_iteration(ctl, trial[0, RECORD_WINNERS])
+            control.end_search(ctl, kinds, params, seat_kinds, st.params)
         if error[3] == 1:
             return

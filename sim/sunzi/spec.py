@@ -21,6 +21,7 @@ SPEC = register(GameSpec(
     n_strategy_params=layout.N_STRATEGY_PARAMS,
     narrate=narrate,
     decision_names=layout.DECISION_NAMES,
+    n_actions=layout.N_ACTIONS,
     event_visibility=layout.EVENT_VISIBILITY,
     # Warlord in both modes with every leader of each side, hidden leaders, leader cards in the
     # deck, and the reveal-order options: each reaches decisions the defaults never ask.

@@ -1,0 +1,144 @@
+"""The search player's tree: information-set Monte Carlo tree search (Cowling, Powley &
+Whitehouse 2012), kept in the decision controller's int64 array (sim/control.py).
+
+A node is an information set of the searched seat: the hash of everything it was handed at a
+decision, chained to the node and action before it. Every iteration samples a world consistent
+with what the seat has seen (the game's redeal at the fork), so a node's statistics pool all the
+worlds the seat cannot tell apart. Each node holds, per action, its visits N, total reward W
+(win share x 1e6, kept integral so that a node stays one int64 row) and availability AV (how
+often the action was legal when the node was visited: the ISMCTS form of UCB's parent count).
+Other seats play their strategy (for a search seat: its rollout policy) throughout.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import control as C  # the header fields (control imports this module: resolved at compile time)
+from .rng import mix64
+
+SCALE = 1e6
+ROOT_KEY = 1
+
+
+def node_size(n_actions: int) -> int:
+    return 1 + 3 * n_actions
+
+
+@njit(cache=True)
+def reset(ctl):
+    """An empty tree with its root."""
+    for i in range(ctl[C.TABLE_CAP]):
+        ctl[ctl[C.O_TABLE] + i] = 0
+    for i in range(1 + 3 * ctl[C.N_ACTIONS]):
+        ctl[ctl[C.O_NODES] + i] = 0
+    ctl[ctl[C.O_NODES]] = ROOT_KEY
+    ctl[C.N_NODES] = 1
+
+
+@njit(cache=True)
+def _lookup(ctl, key, create):
+    """Node index of `key`, creating it if asked; -1 if absent (or no room)."""
+    slots = ctl[C.TABLE_CAP] // 2
+    if slots == 0:
+        return -1
+    i = np.int64(np.uint64(key) % np.uint64(slots))
+    for _ in range(slots):
+        at = ctl[C.O_TABLE] + 2 * i
+        if ctl[at] == key:
+            return ctl[at + 1]
+        if ctl[at] == 0:
+            if not create or ctl[C.N_NODES] >= ctl[C.NODE_CAP]:
+                return -1
+            node = ctl[C.N_NODES]
+            ctl[C.N_NODES] = node + 1
+            base = ctl[C.O_NODES] + node * (1 + 3 * ctl[C.N_ACTIONS])
+            for j in range(1 + 3 * ctl[C.N_ACTIONS]):
+                ctl[base + j] = 0
+            ctl[base] = key
+            ctl[at], ctl[at + 1] = key, node
+            return node
+        i = (i + 1) % slots
+    return -1
+
+
+@njit(cache=True)
+def tree_step(ctl, obs_hash, legal, at_root):
+    """The searched seat decides inside the tree: find (or add) its node and pick by UCB.
+    After adding a node the iteration leaves the tree; -1 = no room: the rollout decides."""
+    A = ctl[C.N_ACTIONS]
+    added = False
+    if at_root:
+        node = 0
+    else:
+        parent = ctl[C.O_NODES] + ctl[C.NODE] * (1 + 3 * A)
+        key = np.int64(mix64(np.uint64(ctl[parent]) ^ mix64(np.uint64(obs_hash)
+                                                            + np.uint64(ctl[C.LAST_ACTION] + 7))))
+        if key == 0:
+            key = 2
+        node = _lookup(ctl, key, False)
+        if node < 0:
+            node = _lookup(ctl, key, True)
+            added = True
+            if node < 0:
+                ctl[C.NODE] = -1
+                return -1
+    base = ctl[C.O_NODES] + node * (1 + 3 * A)
+    n_o, w_o, av_o = base + 1, base + 1 + A, base + 1 + 2 * A
+    untried = 0
+    for a in range(min(A, legal.shape[0])):
+        if legal[a]:
+            ctl[av_o + a] += 1
+            untried += ctl[n_o + a] == 0
+    pick = -1
+    if untried > 0:
+        state = np.uint64(ctl[C.SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
+        ctl[C.SEARCH_RNG] = np.int64(state)
+        r = np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(untried)) >> np.uint64(32))
+        for a in range(min(A, legal.shape[0])):
+            if legal[a] and ctl[n_o + a] == 0:
+                if r == 0:
+                    pick = a
+                    break
+                r -= 1
+    else:
+        c = ctl[C.C_UCT] / SCALE
+        best = -1e300
+        for a in range(min(A, legal.shape[0])):
+            if legal[a]:
+                n = ctl[n_o + a]
+                v = ctl[w_o + a] / (SCALE * n) + c * np.sqrt(np.log(ctl[av_o + a]) / n)
+                if v > best:
+                    best, pick = v, a
+    depth = ctl[C.PATH_N]
+    if depth < ctl[C.PATH_CAP] // 2:
+        ctl[ctl[C.O_PATH] + 2 * depth] = node
+        ctl[ctl[C.O_PATH] + 2 * depth + 1] = pick
+        ctl[C.PATH_N] = depth + 1
+    ctl[C.NODE] = -1 if added else node
+    ctl[C.LAST_ACTION] = pick
+    return pick
+
+
+@njit(cache=True)
+def backup(ctl, share):
+    """Add the iteration's reward to every (node, action) on its path."""
+    A = ctl[C.N_ACTIONS]
+    reward = np.int64(share * SCALE + 0.5)
+    for d in range(ctl[C.PATH_N]):
+        node, a = ctl[ctl[C.O_PATH] + 2 * d], ctl[ctl[C.O_PATH] + 2 * d + 1]
+        base = ctl[C.O_NODES] + node * (1 + 3 * A)
+        ctl[base + 1 + a] += 1
+        ctl[base + 1 + A + a] += reward
+
+
+@njit(cache=True)
+def best_root_action(ctl):
+    """The most visited action at the root (-1 if none was tried)."""
+    A = ctl[C.N_ACTIONS]
+    base = ctl[C.O_NODES]
+    best, pick = 0, -1
+    for a in range(A):
+        if ctl[base + 1 + a] > best:
+            best, pick = ctl[base + 1 + a], a
+    return pick
