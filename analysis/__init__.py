@@ -12,4 +12,6 @@
                  tables) and writes its report through ``markdown.Doc``
 - ``report``     finds the studies by game name, runs them, writes the HTML site
 - ``markdown``   the report writer (Doc: Markdown and HTML from one content) and shared formatters
+- ``workbench``  sweep, ablate, sensitivity, tune and adaptive sample sizes for every game
+                 (``balance sweep|ablate|sensitivity|tune``, ``--precision``; docs/workbench.md)
 """
