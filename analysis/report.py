@@ -1,8 +1,8 @@
 """Every game's balance report: run each game's default study, write Markdown + HTML + PNG + CSV.
 
     balance report                         # every game that has a study -> reports/
-    balance report --game sunzi --quick    # one game, small batches
-    python -m analysis.report --game parthian --n-games 200000 --jobs 2
+    balance report --game NAME --quick     # one game, small batches
+    python -m analysis.report --game NAME --n-games 200000 --jobs 2
 
 A game has a report when ``analysis.studies.<game>`` exists (see analysis/studies/__init__.py);
 this module finds the studies by the registered game names and knows no game itself.

@@ -1,7 +1,7 @@
 """Statistics for balance tables: intervals, seat-advantage tests, balance, paired differences.
 
 Win counts here may be fractional: a game whose win is shared by k seats gives each of them 1/k
-(OP-4 in the Parthian rules brief, METRICS.md). A per-game win share x lies in [0, 1], so its
+(METRICS.md). A per-game win share x lies in [0, 1], so its
 variance E[x^2] - p^2 is at most the binomial p(1 - p). Every interval and test below that uses
 the binomial variance is therefore conservative (never too narrow, p-values never too small)
 when wins are shared, and exact in its usual large-sample sense when they are not.

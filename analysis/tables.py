@@ -150,8 +150,6 @@ def end_reason_table(batch: Results | Summary, provenance: dict | None = None,
                      confidence: float = 0.95) -> pd.DataFrame:
     """How games end: count and rate of each end reason with a Wilson interval.
 
-    For Parthian Shot the 'victory' row is the Parthians' team victory rate (PS-15).
-
     Returns
     -------
     DataFrame, one row per end reason
@@ -185,7 +183,7 @@ def length_counts(batch: Results | Summary, provenance: dict | None = None) -> p
 
 def value_counts(batch: Results | pd.DataFrame, column: str, values: Sequence[int] | None = None,
                  provenance: dict | None = None, confidence: float = 0.95) -> pd.DataFrame:
-    """Distribution of an integer record column (e.g. Sunzi's final general, lead changes).
+    """Distribution of an integer record column (e.g. a final score margin, lead changes).
 
     Parameters
     ----------
@@ -303,7 +301,7 @@ def headline(batch: Results | Summary, end_reason: str | None = None,
 
 def batch_table(batches: Sequence[tuple[Mapping, Results | Summary]], end_reason: str | None = None,
                 confidence: float = 0.95) -> pd.DataFrame:
-    """One row per batch: its keys (e.g. players, legion_offset, mix) then :func:`headline`.
+    """One row per batch: its keys (e.g. players, a rule option, a strategy mix) then :func:`headline`.
 
     Parameters
     ----------

@@ -44,3 +44,22 @@ def test_write_reports_puts_each_game_in_its_folder(tmp_path):
         tmp_path / "parthian" / "index.md"]
     with pytest.raises(BalanceError, match="no report for nosuchgame"):
         write_reports(["nosuchgame"], out_dir=tmp_path)
+
+
+def test_shared_analysis_modules_name_no_game():
+    """Game-specific code lives in analysis/studies/<game>; the shared modules serve every game."""
+    from pathlib import Path
+
+    import analysis
+    from sim.game import game_names, get_game
+
+    root = Path(analysis.__file__).parent
+    shared = [root / f"{name}.py" for name in ("stats", "tables", "cards", "plots", "markdown",
+                                               "html", "report", "provenance")]
+    shared += list((root / "templates").glob("*"))
+    words = {name.lower() for name in game_names()}
+    words |= {get_game(name).title.split(" /")[0].split(":")[0].lower() for name in game_names()}
+    for path in shared:
+        text = path.read_text().lower()
+        named = sorted(word for word in words if word in text)
+        assert not named, f"{path.relative_to(root.parent)} names {named}"

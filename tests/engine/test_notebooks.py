@@ -31,8 +31,9 @@ def test_notebook_runs(path, monkeypatch):
     assert ENV in code, (f"{path.name} must read its batch size from the environment variable "
                          f"{ENV} (see notebooks/README.md), or CI would run it at full size")
     monkeypatch.setenv(ENV, SMALL)  # the kernel inherits this process's environment
-    # (startup_timeout: a kernel can take minutes to start on a loaded 2-core machine)
-    client = NotebookClient(notebook, timeout=600, startup_timeout=300, kernel_name="python3",
+    # Generous limits: a kernel can take minutes to start, and a cold Numba compile minutes more,
+    # on a loaded 2-core machine.
+    client = NotebookClient(notebook, timeout=1200, startup_timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(ROOT)}})
     client.execute()  # raises CellExecutionError, with the failing cell and traceback
     errors = [out for cell in notebook.cells if cell.cell_type == "code"
