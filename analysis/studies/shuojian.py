@@ -28,7 +28,7 @@ from ..markdown import Doc, interval_verdict, p_text, pct_text
 from ..provenance import combined, with_provenance
 from ..stats import holm, paired_difference, proportion_ztest, wilson
 
-DEFAULT_GAMES = 100_000
+DEFAULT_GAMES = 50_000
 QUICK_GAMES = 3_000
 MATCHES = {  # label -> strategies by seat (the first player is random, SJ-3)
     "random vs random": ["random", "random"],
