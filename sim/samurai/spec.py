@@ -22,6 +22,7 @@ SPEC = register(GameSpec(
     narrate=narrate,
     headline_ends=("swordmaster",),
     decision_names=layout.DECISION_NAMES,
+    n_actions=layout.N_ACTIONS,
     event_visibility=layout.EVENT_VISIBILITY,
     # every decision type is reached: Ieyasu and Bushido need their characters / longer games
     observation_variants=tuple({"n_players": n, "characters": ",".join(
