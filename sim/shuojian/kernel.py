@@ -95,6 +95,16 @@ def allows(conds_lo, conds_hi, m):
 
 
 @inline
+def ten_numbers(lo, hi, start):
+    """Bits 0..9: which of the numbers start..start+9 (start = 10..90) the masks allow."""
+    if start >= 50:
+        return (hi >> (start - 50)) & 1023
+    if start + 9 < 50:
+        return (lo >> start) & 1023
+    return ((lo >> start) | (hi << (50 - start))) & 1023
+
+
+@inline
 def masks_of(cmask, bits):
     """Allowed-number masks (lo, hi) of the conjunction of the conditions in `bits`."""
     lo, hi = ALL_NUMBERS, ALL_NUMBERS
@@ -481,9 +491,17 @@ def list_plays(g, seat, answering):
     hand = hid[seat]
     high_first = rules[R_HIGH_FIRST]
     last, last_action = pub[P_LAST_NUMBER], pub[P_LAST_ACTION]
-    lo, hi = ALL_NUMBERS, ALL_NUMBERS
+    # The numbers a reply may form, as two 100-bit masks (two 50-bit words each): with the
+    # answered play's action (greater, SJ-5) and with the other action (at most equal), both
+    # within its conditions (SJ-6). A lead may form any number.
+    same_lo, same_hi, other_lo, other_hi = ALL_NUMBERS, ALL_NUMBERS, ALL_NUMBERS, ALL_NUMBERS
     if answering:
         lo, hi = masks_of(cmask, pub[P_LAST_CONDS])
+        cut = last + 1  # numbers below `cut` are <= last
+        below_lo = ALL_NUMBERS if cut >= 50 else (1 << cut) - 1
+        below_hi = 0 if cut <= 50 else (1 << (cut - 50)) - 1
+        same_lo, same_hi = lo & ~below_lo, hi & ~below_hi
+        other_lo, other_hi = lo & below_lo, hi & below_hi
     tbits = g[18]
     same_or_zero = tbits[MAX_TYPES, STRAIGHT], tbits[MAX_TYPES, SWEEP]
     zeros = tbits[MAX_TYPES, ZERO]
@@ -495,34 +513,30 @@ def list_plays(g, seat, answering):
         a = FIRST_NUMBER + lowest_bit(tens_bits)
         tens_bits &= tens_bits - 1
         va, action = types[a, TY_VALUE], types[a, TY_ACTION]
-        same = action == last_action
-        if answering:
-            if same and 10 * va + 9 <= last and va <= last:
-                continue  # nothing made with this tens card can beat the play (SJ-5)
-            if not same and va > last:
-                continue  # even alone it is too high to answer the other action (SJ-5)
-        if not answering or (allows(lo, hi, va) and (va > last if same else va <= last)):
+        if action == last_action:
+            m_lo, m_hi = same_lo, same_hi
+        else:
+            m_lo, m_hi = other_lo, other_hi
+        if allows(m_lo, m_hi, va):
             plays[n, PL_TENS], plays[n, PL_UNITS] = a, -1
             plays[n, PL_NUMBER], plays[n, PL_ACTION] = va, action
             plays[n, PL_CONDS] = tbits[a, G_C]
             n += 1
-        if answering and not same and 10 * va > last:
-            continue  # every two-card number from this tens card is too high
+        window = ten_numbers(m_lo, m_hi, 10 * va)  # bit u: 10 * va + u may be formed
+        if window == 0:
+            continue  # no two-card number from this tens card is allowed
         # SJ-4: both cards share one action (a 0 is either)
         units_bits = held & (same_or_zero[0] if action == STRAIGHT else same_or_zero[1])
         while units_bits:
             b = FIRST_NUMBER + lowest_bit(units_bits)
             units_bits &= units_bits - 1
-            if b == a and hand[H_HAND + b] < 2:
-                continue
             vb = types[b, TY_VALUE]
+            if (window >> vb) & 1 == 0 or (b == a and hand[H_HAND + b] < 2):
+                continue
             if high_first and vb > va:
                 continue  # OP-4 "high_first"
-            m = 10 * va + vb
-            if answering and not (allows(lo, hi, m) and (m > last if same else m <= last)):
-                continue
             plays[n, PL_TENS], plays[n, PL_UNITS] = a, b
-            plays[n, PL_NUMBER], plays[n, PL_ACTION] = m, action
+            plays[n, PL_NUMBER], plays[n, PL_ACTION] = 10 * va + vb, action
             plays[n, PL_CONDS] = tbits[a, G_C] | tbits[b, G_C] if pair_conds else tbits[a, G_C]
             n += 1
     pub[P_N_PLAYS] = n
