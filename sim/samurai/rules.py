@@ -57,8 +57,8 @@ def parse_assignments(text: str) -> tuple[tuple[str, str], ...]:
     """'parry=12,bokken=5' -> (('parry', '12'), ('bokken', '5'))."""
     pairs = []
     for part in parse_names(text):
-        if "=" not in part:
-            raise ValueError(part)
+        if "=" not in part:  # a RulesError (a ValueError) also from the API, not only the CLI
+            raise RulesError(f"{part!r} must look like NAME=VALUE, e.g. 'parry=12'")
         name, value = part.split("=", 1)
         pairs.append((name.strip(), value.strip()))
     return tuple(pairs)
@@ -178,8 +178,13 @@ class SamuraiRules(Variant):
                 value = self.options()[name].metadata["parse"](value)
             if isinstance(value, (list, tuple)):
                 value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
-                if name in ASSIGNMENT_OPTIONS:
-                    value = tuple(parse_assignments(v)[0] if isinstance(v, str) else v for v in value)
+                if name in ASSIGNMENT_OPTIONS:  # pairs (name, value); found by fuzzing
+                    pairs = [parse_assignments(v) if isinstance(v, str) else (v,) for v in value]
+                    if any(len(p) != 1 or not isinstance(p[0], tuple) or len(p[0]) != 2
+                           for p in pairs):
+                        raise RulesError(f"{name}={value!r} must be NAME=VALUE pairs, e.g. "
+                                         "'parry=12,bokken=5'")
+                    value = tuple(p[0] for p in pairs)
             object.__setattr__(self, name, value)
         n = _int(self.n_players, "n_players")
         if n not in PLAYER_COUNTS:
