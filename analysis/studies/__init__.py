@@ -2,7 +2,24 @@
 default balance study and writes its report.
 
 Each study exposes ``write_report(out_dir, *, n_games=None, seed=2026, jobs=1, progress=False,
-quick=False) -> Path`` (the path of the written ``index.md``). ``analysis.report`` finds a study
-by the game's registered name, so a new game joins ``balance report`` and the HTML site by
-adding its module here. Game-specific tables live with the study, not in the shared modules.
+quick=False) -> Path`` (the path of the written ``index.md``); ``quick`` is a small run, about a
+minute for all games together. ``analysis.report`` finds a study by the game's registered name,
+so a new game joins ``balance report`` and the HTML site by adding its module here.
+Game-specific tables live with the study, not in the shared modules.
+
+A study writes through ``analysis.markdown.Doc``, which renders the same content as Markdown
+(``index.md``) and HTML (``index.html``):
+
+- ``doc.text(markdown)``: the first block opens with ``# <Game>: balance report``; ``## `` headings
+  become the page's contents;
+- ``doc.table(name, table, view, caption=None)``: ``table`` (with ``attrs["provenance"]``) goes
+  to ``<name>.csv``, ``view`` (formatted cells) is shown as a sortable table with its provenance;
+- ``doc.show(view, caption=..., file=..., provenance=...)``: part of a CSV written with
+  ``doc.csv``, or ``source=...`` for a table that is not simulated (e.g. the rules' own data);
+- ``doc.figure(name, fig, how_to_read)``: ``<name>.png`` with its caption;
+- ``doc.finding(text)``: a line of the "Summary of findings" shown at the top;
+- ``doc.verdict(text)``: the one line next to the game on the site's index, computed from the
+  tables (``markdown.interval_verdict`` words an effect with its interval and whether it
+  excludes zero);
+- ``doc.write()`` at the end.
 """
