@@ -35,6 +35,8 @@ from __future__ import annotations
 import dataclasses
 import typing
 
+import numpy as np
+
 from .errors import RulesError
 
 
@@ -120,7 +122,8 @@ class Variant:
             if key not in known:
                 raise RulesError(f"unknown option {name!r} for {cls.__name__}; "
                                  f"allowed: {', '.join(known)}")
-            values[key] = _convert(cls, known[key], value) if isinstance(value, str) else value
+            values[key] = (_convert(cls, known[key], value) if isinstance(value, str)
+                           else _check_type(cls, known[key], value))
         return cls(**values)
 
     # --- tunable parameters (see the module docstring) -------------------------------------
@@ -203,6 +206,31 @@ def _convert(cls, field: dataclasses.Field, text: str):
         return parse(text)
     except ValueError:
         raise RulesError(f"option {field.name}={text!r} is not valid: {field.metadata['help']}") from None
+
+
+_EXPECTED = {bool: ((bool, np.bool_), "true or false"), int: ((int, np.integer), "an integer"),
+             float: ((int, float, np.integer, np.floating), "a number"), str: ((str,), "a text"),
+             tuple: ((tuple, list), "a list of values")}
+
+
+def _check_type(cls, field: dataclasses.Field, value):
+    """A Python value (not CLI text) must have the option's declared type (found by fuzzing:
+    without this, ``legions=5`` or ``warlord=None`` failed deep inside a game's checks)."""
+    hint = typing.get_type_hints(cls)[field.name]
+    args = typing.get_args(hint)
+    if value is None:
+        if type(None) in args or field.default is None:
+            return None
+        raise RulesError(f"option {field.name}=None is not allowed: {field.metadata['help']}")
+    if type(None) in args:
+        hint = next(a for a in args if a is not type(None))
+    base = typing.get_origin(hint) or hint
+    if base not in _EXPECTED:
+        return value  # a free-form option: the game's own checks judge it
+    kinds, wanted = _EXPECTED[base]
+    if not isinstance(value, kinds) or (base is int and isinstance(value, (bool, np.bool_))):
+        raise RulesError(f"option {field.name}={value!r} must be {wanted}: {field.metadata['help']}")
+    return value
 
 
 def _parse_bool(text: str) -> bool:
