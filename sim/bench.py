@@ -15,6 +15,8 @@ import sys
 import tempfile
 import time
 
+import numpy as np
+
 # (game, rule options, strategy, what the table's first column says)
 CASES = [("parthian", {"n_players": n}, s, f"{n} players") for s in ("random", "cautious", "glory")
          for n in (3, 4, 5, 6)]
@@ -47,6 +49,59 @@ def measure(mode: str, game: str, rules: dict, strategy: str, jobs: int, n_games
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return {"seconds": seconds, "games_per_s": n_games / seconds,
             "per_core": n_games / seconds / jobs, "rss_mb": own, "worker_rss_mb": workers}
+
+
+def measure_search(game: str, budget: int = 64, n_games: int = 20) -> dict:
+    """Search iterations per second on one core (ismcts at seat 0, random rollouts, random
+    opponents), against random games per second of the same game in the same process."""
+    from sim.control import ITERATIONS
+    from sim.game import get_game
+    from sim.rng import master_key
+    from sim.runner import as_rules, simulate
+    from sim.strategy import kernel_for, resolve_seats
+
+    spec = get_game(game)
+    rules = as_rules(spec, None)
+    n = rules.n_seats
+    seats = resolve_seats(spec, [f"ismcts:budget={budget},rollout=random"] + ["random"] * (n - 1), n)
+    kernel = kernel_for(spec, ())
+
+    def run(count, first):
+        ctl = seats.controller(spec)
+        out = np.zeros((count, spec.record_width(n)), np.int16)
+        kernel(*rules.kernel_args(), seats.kinds, seats.params, master_key(1), np.int64(first),
+               out, np.full(4, -1, np.int64), np.zeros((0, spec.kernel.LOG_WIDTH), np.int64), ctl)
+        return int(ctl[ITERATIONS])
+
+    run(1, 10**6)  # compile or load
+    start = time.perf_counter()
+    iterations = run(n_games, 0)
+    seconds = time.perf_counter() - start
+    simulate(game, None, "random", 2000, seed=1)
+    start = time.perf_counter()
+    simulate(game, None, "random", 100_000, seed=1)
+    random_rate = 100_000 / (time.perf_counter() - start)
+    per_s = iterations / seconds
+    return {"iterations_per_s": per_s, "random_games_per_s": random_rate,
+            "games_per_iteration": random_rate / per_s, "search_games_per_s": n_games / seconds}
+
+
+def run_search(budget: int = 64, n_games: int = 20) -> str:
+    """`balance bench --search`: the search player's cost, every game, one process each."""
+    from sim.game import game_names
+
+    lines = ["| game | search iterations/s per core | random games/s | one iteration costs "
+             "(random games) | games/s with one search seat |", "|---|---|---|---|---|"]
+    for game in game_names():
+        code = (f"import json, sim.bench as b; print(json.dumps(b.measure_search({game!r}, "
+                f"{budget}, {n_games})))")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"search benchmark of {game} failed:\n{done.stderr[-2000:]}")
+        r = json.loads(done.stdout.strip().splitlines()[-1])
+        lines.append(f"| {game} | {r['iterations_per_s']:,.0f} | {r['random_games_per_s']:,.0f} | "
+                     f"{r['games_per_iteration']:.2f} | {r['search_games_per_s']:.2f} |")
+    return "\n".join(lines)
 
 
 def _child(mode, game, rules, strategy, jobs, n_games, cache_dir=None) -> dict:

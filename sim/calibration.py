@@ -20,6 +20,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import RulesError, RunError
+from .game import get_game
 from .goofspiel import layout as L
 from .goofspiel.rules import GoofspielRules
 
@@ -286,6 +287,44 @@ def _hide_pending(game, state, rng):
         legal = fresh.legal_actions()
         fresh.apply_action(legal[rng.integers(len(legal))])
     return fresh
+
+
+def search_chooser(budget: int = 256, rollout: str = "random", c: float = 0.7,
+                   seed: int = 0) -> Callable[[Observation], int]:
+    """A callback for :func:`play_against_openspiel` that plays this toolkit's search player.
+
+    The game so far is rebuilt in this toolkit's kernel: the prizes seen (the rest of the deck
+    in any order: the search redeals what it has not seen), the other seat's past bids as a
+    script (its pending bid this turn is redealt too), and our past bids as the search seat's
+    decisions given in advance; the kernel stops after our next, searched, decision."""
+    from sim.control import last_searched
+    from sim.rng import master_key
+    from sim.strategy import kernel_for, resolve_seats
+    from strategies.goofspiel import script
+
+    def choose(obs: Observation) -> int:
+        rules, seat, n = obs.rules, obs.seat, obs.rules.num_cards
+        seen = list(obs.prizes)
+        order = seen + sorted(set(range(1, n + 1)) - set(seen))
+        game_rules = rules.replace(prize_order=tuple(order))
+        spec = get_game("goofspiel")
+        theirs = [turn[1 - seat] for turn in obs.bids]
+        left = sorted(set(range(1, n + 1)) - set(theirs))
+        search = f"ismcts:budget={budget},c={c},rollout={rollout}"
+        lineup = [search, script(theirs + left)] if seat == 0 else [script(theirs + left), search]
+        seats = resolve_seats(spec, lineup, 2)
+        plan = [(2 * turn + seat, turn_bids[seat] - 1) for turn, turn_bids in enumerate(obs.bids)]
+        ctl = seats.controller(spec, plan=plan, one_decision=True)
+        out = np.zeros((1, spec.record_width(2)), np.int16)
+        error = np.full(4, -1, np.int64)
+        kernel_for(spec, ())(*game_rules.kernel_args(), seats.kinds, seats.params,
+                             master_key(seed), np.int64(len(obs.bids)), out, error,
+                             np.zeros((0, spec.kernel.LOG_WIDTH), np.int64), ctl)
+        action = last_searched(ctl)
+        if action < 0:  # a single legal bid is never searched
+            action = int(np.flatnonzero(obs.legal)[0])
+        return action
+    return choose
 
 
 def play_against_openspiel(choose: Callable[[Observation], int], rules=None, n_games: int = 100,

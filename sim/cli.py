@@ -146,6 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--openspiel", action="store_true",
                        help="only Goofspiel against OpenSpiel's goofspiel (Python and C++ loops), "
                        "games/s and decisions/s in the same run (needs the calibration extra)")
+    bench.add_argument("--search", action="store_true",
+                       help="only the search player: iterations/s per core for every game, and "
+                       "what one iteration costs in random games (docs/search.md)")
     bench.add_argument("--record", type=Path, help="also write the results as Markdown to this file")
     bench.set_defaults(run=run_bench)
 
@@ -261,10 +264,10 @@ def run_report(args) -> int:
 def run_bench(args) -> int:
     from .bench import run
 
-    if args.openspiel:
-        from .bench import run_openspiel
+    if args.openspiel or args.search:
+        from .bench import run_openspiel, run_search
 
-        text = run_openspiel(args.games)
+        text = run_search() if args.search else run_openspiel(args.games)
         if args.record:
             args.record.write_text(text + "\n")
         print(text)

@@ -64,10 +64,12 @@ C_UCT = 43             # exploration constant x 1e6
 SEARCH_RNG = 44
 SEARCHING = 45         # 1 = a search seat plays in this game
 ITERATIONS = 46        # search iterations run by this controller (for the benchmark)
+PLAN_PRESET = 47       # search decisions given in advance (a game continued from a history)
 HEADER = 48
 
 ROTATE = 1
 TRACE = 2
+ONE_DECISION = 4       # stop the game after its first searched decision (sim.calibration)
 PLAIN, REAL, ITERATE = 0, 1, 2
 SEARCH_KIND = 999      # the search player's strategy kind in every game (below USER_KIND_BASE)
 
@@ -79,12 +81,15 @@ PLAN_WIDTH = 2         # (ask index, action)
 
 def new_ctl(rotate: bool = False, trace_rows: int = 0, perturb_at: int = -1,
             redeal_at: int = -1, seed: int = 0, search_nodes: int = 0,
-            n_actions: int = 0, plan_rows: int = 0, max_asks: int = 0) -> np.ndarray:
+            n_actions: int = 0, plan_rows: int = 0, max_asks: int = 0, plan=(),
+            one_decision: bool = False) -> np.ndarray:
     """A controller for one kernel call.
 
     The runner passes one with ``rotate`` only, or with room for a search (``search_nodes``
     tree nodes of ``n_actions`` actions, ``plan_rows`` search decisions and ``max_asks``
-    decisions per game); tests add a trace, a perturbation or a redeal.
+    decisions per game); tests add a trace, a perturbation or a redeal. ``plan``: (decision
+    index, action) pairs a search seat replays before it searches, and ``one_decision`` stops
+    after the first searched decision: together they continue a game from its history.
     """
     sizes = [trace_rows * TRACE_WIDTH, plan_rows * PLAN_WIDTH, max_asks, 2 * max_asks,
              search_nodes * search.node_size(n_actions), 4 * search_nodes]
@@ -101,7 +106,18 @@ def new_ctl(rotate: bool = False, trace_rows: int = 0, perturb_at: int = -1,
     ctl[PERTURB_AT] = perturb_at
     ctl[REDEAL_AT] = redeal_at
     ctl[RNG] = np.random.SeedSequence(seed).generate_state(1, np.uint64).view(np.int64)[0]
+    if one_decision:
+        ctl[FLAGS] |= ONE_DECISION
+    for i, (ask, action) in enumerate(plan):
+        ctl[ctl[O_PLAN] + i * PLAN_WIDTH:ctl[O_PLAN] + (i + 1) * PLAN_WIDTH] = ask, action
+    ctl[PLAN_PRESET] = len(plan)
     return ctl
+
+
+def last_searched(ctl: np.ndarray) -> int:
+    """The action of the latest searched decision (-1 if none)."""
+    n = int(ctl[PLAN_N])
+    return int(ctl[ctl[O_PLAN] + (n - 1) * PLAN_WIDTH + 1]) if n > int(ctl[PLAN_PRESET]) else -1
 
 
 def trace_of(ctl: np.ndarray) -> np.ndarray:
@@ -135,7 +151,7 @@ def begin_game(ctl, game, first, kinds, params, seat_kinds, seat_params):
     seat the strategies (``kinds``/``params`` per strategy slot as the user listed them;
     ``seat_kinds``/``seat_params`` receive what each seat plays this game)."""
     ctl[GAME] = game
-    ctl[PLAN_N] = 0
+    ctl[PLAN_N] = ctl[PLAN_PRESET]
     if ctl[FLAGS] & ROTATE or first:
         seat_strategies(ctl, kinds, params, seat_kinds, seat_params)
     ctl[MODE] = REAL if ctl[SEARCHING] else PLAIN
@@ -310,8 +326,10 @@ def begin_search(ctl, seat_params):
 @njit(cache=True)
 def begin_iteration(ctl, seat_kinds, seat_params):
     """One more game from the start: the real game's decisions replay up to the fork, where the
-    game redeals what the searched seat cannot know; search seats then play their rollout
-    policy (params[2], with its own parameters from params[8:])."""
+    game redeals what the searched seat cannot know. From there every seat plays the searched
+    seat's rollout policy (its params[2], with parameters from params[8:]): the search models
+    the other players by that policy, never by the strategies really seated, so that it cannot
+    exploit knowing an opponent's program."""
     ctl[MODE] = ITERATE
     ctl[ITERATIONS] += 1
     ctl[ASKS] = 0
@@ -322,11 +340,18 @@ def begin_iteration(ctl, seat_kinds, seat_params):
     state = np.uint64(ctl[SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
     ctl[SEARCH_RNG] = np.int64(state)
     ctl[RNG] = np.int64(mix64(state))  # the redeal draws from the search's own randomness
+    me = ctl[SEARCHER]
+    if seat_kinds[me] != SEARCH_KIND:
+        return  # seated for the rollout by this search's first iteration (end_search re-seats)
+    rollout = np.int64(seat_params[me, 2])
     for s in range(seat_kinds.shape[0]):
-        if seat_kinds[s] == SEARCH_KIND:
-            seat_kinds[s] = np.int64(seat_params[s, 2])
+        if s != me:
+            seat_kinds[s] = rollout
             for i in range(seat_params.shape[1]):
-                seat_params[s, i] = seat_params[s, i + 8] if i + 8 < seat_params.shape[1] else 0.0
+                seat_params[s, i] = seat_params[me, i + 8] if i + 8 < seat_params.shape[1] else 0.0
+    seat_kinds[me] = rollout
+    for i in range(seat_params.shape[1]):
+        seat_params[me, i] = seat_params[me, i + 8] if i + 8 < seat_params.shape[1] else 0.0
 
 
 @njit(cache=True)
@@ -353,3 +378,5 @@ def end_search(ctl, kinds, params, seat_kinds, seat_params):
     ctl[MODE] = REAL
     seat_strategies(ctl, kinds, params, seat_kinds, seat_params)
     begin_replay(ctl)
+    if ctl[FLAGS] & ONE_DECISION:
+        ctl[STOPPED] = 1

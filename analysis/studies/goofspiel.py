@@ -22,6 +22,7 @@ from sim.runner import simulate
 from .. import plots
 from .. import tables as T
 from ..markdown import Doc, interval_verdict, p_text, pct_text, seat_view
+from ..skill import skill_games, skill_section
 from ..stats import wilson
 
 DEFAULT_GAMES = 100_000
@@ -63,6 +64,8 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
              "across the seats of one batch.")
     _seats(doc, run)
     _pairs(doc, run)
+    skill_section(doc, "goofspiel", None, "match", skill_games(n_games // 5, quick), seed, jobs,
+                  (4, 16) if quick else (16, 64), metrics=["win_0"])
     bar.close()
     doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches, "
              f"jobs={jobs})._")

@@ -20,6 +20,7 @@ from sim.runner import simulate
 from .. import plots
 from .. import tables as T
 from ..workbench import ablation_section, tuned_section
+from ..skill import skill_games, skill_section
 from ..markdown import Doc, interval_verdict, p_text, pct_text, seat_view
 
 
@@ -96,6 +97,8 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     _mixes(doc, run)
     _sweep(doc, run)
     ablation_section(doc, "parthian", {"n_players": MIX_PLAYERS}, "random", n_games, seed, jobs)
+    skill_section(doc, "parthian", {"n_players": MIX_PLAYERS}, "cautious",
+                  skill_games(n_games, quick), seed, jobs, (4, 16) if quick else (16, 64))
     tuned_section(doc, "parthian", {"n_players": PLAYER_COUNTS}, {"legion_table": TUNED_TABLE},
                   "cautious", {"victory": 0.5}, n_games, seed, jobs, heading="Tuned legion set",
                   note=TUNED_NOTE)

@@ -22,6 +22,7 @@ from ... import tables as T
 from ...markdown import Doc, interval_verdict, ordered, p_text, pct_text, pp_text
 from ...stats import wilson
 from ...workbench import ablation_section
+from ...skill import skill_games, skill_section
 from . import tables as SZ
 
 
@@ -81,6 +82,8 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     del modes
     _sunzi_ladder(doc, run)
     ablation_section(doc, "sunzi", None, "random", n_games // 2, seed, jobs, metric="win_0")
+    skill_section(doc, "sunzi", None, "counter", skill_games(n_games, quick), seed, jobs,
+                  (4, 16) if quick else (16, 64), metrics=["win_0"])
     bar.close()
     doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches, "
              f"jobs={jobs})._")
