@@ -292,7 +292,7 @@ def _play(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: 
         log = np.zeros((0, 1), np.int64)
     try:
         kernel(*args, seats.kinds, seats.params, key, np.int64(start), out, error, log,
-               new_ctl() if ctl is None else ctl)
+               seats.controller(spec) if ctl is None else ctl)
     except NumbaError as failure:
         if not seats.user_fns:
             raise
@@ -313,7 +313,7 @@ def _play(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: 
 
 def _play_task(game_name, args, seats, key, start, count, stream, n_seats, rotate=False):
     spec = get_game(game_name)
-    matrix = _play(spec, args, seats, key, start, count, ctl=new_ctl(rotate=rotate))
+    matrix = _play(spec, args, seats, key, start, count, ctl=seats.controller(spec, rotate))
     summary = Summary.of(spec, n_seats, matrix, start, rotate)
     return summary, (None if stream else matrix)
 
