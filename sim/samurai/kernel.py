@@ -36,7 +36,7 @@ from .layout import (
     FAST_DRAW, FOCUS, HID_SIZE, KS_SIZE, PUB_SIZE, FROM_HAND, GEISHA, GINCHIYO, GOEMON, H_HAND, H_ROLE, H_STARS, H_TEAM,
     HANZO, HIDDEN, HIDEYOSHI, HONOUR_BUSHIDO, HONOUR_DEFEAT, HONOUR_RESHUFFLE, IEYASU,
     JUJUTSU, K_DEADLY_TEAM, K_DECK, K_DISCARD, K_END, K_KNOWN, K_LAST_DEFEATER, K_LAST_VICTIM,
-    K_REMOVED_NINJA, K_ROW, K_SCRATCH, K_STATS, K_SWORDMASTER, K_TEAM_SCORE, K_WIN_TEAM,
+    K_PRIVATE, K_REMOVED_NINJA, K_ROW, K_SCRATCH, K_STATS, K_SWORDMASTER, K_TEAM_SCORE, K_WIN_TEAM,
     K_WINNERS, KOJIRO, LOG_WIDTH, MAX_SEATS, MUSASHI, N_ACTIONS, N_ROLES, N_SEAT_COLUMNS,
     N_STATS, N_TEAMS, N_TYPES, N_WEAPONS, NINJA, NOBUNAGA, NOBUNAGA_TRADE, P_ATTACKS,
     P_BUSHIDO, P_CTX_AMOUNT, P_CTX_CARD, P_CTX_SEAT, P_CTX_TARGET, P_CURRENT, P_DECISION,
@@ -184,6 +184,10 @@ def remove_from_hand(g, s, t):
     known = K_KNOWN + s * N_TYPES + t
     if ks[known] > 0:
         ks[known] -= 1
+    for p in range(MAX_SEATS):  # a card seen leaving s's hand is no longer known to be there
+        private = K_PRIVATE + (p * MAX_SEATS + s) * N_TYPES + t
+        if ks[private] > 0:
+            ks[private] -= 1
 
 
 @inline
@@ -202,6 +206,15 @@ def mark_played(ks, s, t):
         ks[stat(s, ST_PLAYED_W)] |= 1 << t
     else:
         ks[stat(s, ST_PLAYED_A)] |= 1 << (t - N_WEAPONS)
+
+
+@inline
+def forget_hand(ks, b):
+    """b lost a random card: nobody knows any more which of b's cards are still there."""
+    ks[K_KNOWN + b * N_TYPES:K_KNOWN + (b + 1) * N_TYPES] = 0
+    for p in range(MAX_SEATS):
+        base = K_PRIVATE + (p * MAX_SEATS + b) * N_TYPES
+        ks[base:base + N_TYPES] = 0
 
 
 @jit
@@ -561,7 +574,7 @@ def geisha(g, s):
     if c == FROM_HAND:
         t = random_hand_card(g, b)
         remove_from_hand(g, b, t)
-        ks[K_KNOWN + b * N_TYPES:K_KNOWN + (b + 1) * N_TYPES] = 0
+        forget_hand(ks, b)
         to_discard(g, t)
         log_event(log, EV_DISCARD, pub[P_TURN], b, t, WHY_GEISHA, s, 0)
         return
@@ -585,8 +598,9 @@ def diversion(g, s):
     if t < 0:
         return
     remove_from_hand(g, b, t)
-    ks[K_KNOWN + b * N_TYPES:K_KNOWN + (b + 1) * N_TYPES] = 0  # a random card left: unknown now
+    forget_hand(ks, b)  # a random card left: unknown now
     add_to_hand(g, s, t)
+    ks[K_PRIVATE + (b * MAX_SEATS + s) * N_TYPES + t] += 1  # the victim saw which card went
     log_event(log, EV_STEAL, pub[P_TURN], s, b, 0, 0, 0)
     log_event(log, EV_LOST, pub[P_TURN], b, t, s, 0, 0)
     log_event(log, EV_CARD, pub[P_TURN], s, t, 1, 0, 0)
@@ -805,6 +819,14 @@ def nth_ninja(scratch, k, j):
     return -1
 
 
+@inline
+def known_to(ks, hid, p, q, t):
+    """Copies of card t that seat p knows are in q's hand: publicly known (Ieyasu's pick) or
+    taken from p by q's Diversion; never more than q holds."""
+    known = ks[K_KNOWN + q * N_TYPES + t] + ks[K_PRIVATE + (p * MAX_SEATS + q) * N_TYPES + t]
+    return min(known, hid[q, H_HAND + t])
+
+
 @jit
 def redeal(g, p):
     """Re-randomise what seat p has not observed, from the controller's stream: the hidden
@@ -855,7 +877,7 @@ def redeal(g, p):
     for q in range(n):
         if q != p:
             for t in range(N_TYPES):
-                counts[t] += hid[q, H_HAND + t] - ks[K_KNOWN + q * N_TYPES + t]
+                counts[t] += hid[q, H_HAND + t] - known_to(ks, hid, p, q, t)
     size = 0
     for t in range(N_TYPES):
         for c in range(counts[t]):
@@ -866,11 +888,10 @@ def redeal(g, p):
     for q in range(n):
         if q == p:
             continue
-        for t in range(N_TYPES):
-            hid[q, H_HAND + t] = ks[K_KNOWN + q * N_TYPES + t]
         unknown = pub[seat_at(q, S_HAND)]
         for t in range(N_TYPES):
-            unknown -= ks[K_KNOWN + q * N_TYPES + t]
+            hid[q, H_HAND + t] = known_to(ks, hid, p, q, t)
+            unknown -= hid[q, H_HAND + t]
         for c in range(unknown):
             hid[q, H_HAND + pool[i]] += 1
             i += 1

@@ -136,7 +136,9 @@ ST_DEALT, ST_TAKEN, ST_DEFEATS, ST_DEFEATED, ST_ATTACKS, ST_PARRIES, ST_TURNS = 
 ST_HELD_W, ST_HELD_A, ST_OPEN_W, ST_OPEN_A, ST_PLAYED_W, ST_PLAYED_A, ST_SCORE = range(7, 14)
 N_STATS = 14
 K_KNOWN = K_STATS + MAX_SEATS * N_STATS     # + seat * N_TYPES: cards publicly known in a hand
-K_DECK = K_KNOWN + MAX_SEATS * N_TYPES      # deck stack (top = last), DECK_MAX
+K_PRIVATE = K_KNOWN + MAX_SEATS * N_TYPES   # + (p * MAX_SEATS + q) * N_TYPES: cards p alone
+                                            # knows q holds (the card q took from p by Diversion)
+K_DECK = K_PRIVATE + MAX_SEATS * MAX_SEATS * N_TYPES   # deck stack (top = last), DECK_MAX
 K_DISCARD = K_DECK + DECK_MAX               # discard stack (top = last), DECK_MAX
 K_SCRATCH = K_DISCARD + DECK_MAX            # work space (role deal, redeal pool), DECK_MAX
 KS_SIZE = K_SCRATCH + DECK_MAX
