@@ -24,6 +24,7 @@ from .. import plots
 from ..cards import card_table
 from ..markdown import Doc
 from ..provenance import combined, with_provenance
+from ..skill import skill_games, skill_section
 from ..stats import paired_difference, wilson
 
 DEFAULT_GAMES = 20_000
@@ -76,6 +77,8 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     _seats(doc, seats, provenance)
     _cards(doc, seats, provenance)
     _length(doc, games, provenance)
+    skill_section(doc, "samurai", {"n_players": 5}, "shrewd", skill_games(n_games // 4, quick),
+                  seed, jobs, (4, 8) if quick else (8, 32))
     bar.close()
     _summary(doc, teams, chars, paired)
     doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s (34 batches, jobs={jobs})._")

@@ -26,6 +26,7 @@ from .. import tables as T
 from ..cards import card_table
 from ..markdown import Doc, interval_verdict, p_text, pct_text
 from ..provenance import combined, with_provenance
+from ..skill import skill_games, skill_section
 from ..stats import holm, paired_difference, proportion_ztest, wilson
 
 DEFAULT_GAMES = 50_000
@@ -79,6 +80,8 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     _conditions(doc, matches)
     _cards(doc, matches[CARD_MATCH])
     _tables(doc, run)
+    skill_section(doc, "shuojian", None, "counter", skill_games(n_games // 5, quick), seed, jobs,
+                  (4, 16) if quick else (16, 64), metrics=["win_0"])
     bar.close()
     doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches of "
              f"{n_games:,} games, jobs={jobs})._")

@@ -804,6 +804,7 @@ def redeal(g, seat):
     hid[opp, H_DRAWN] = 0
     st = g[6][0]
     legal = g[4]
+    asked = pub[P_REGION]  # the context of the decision being asked, restored below
     for r in range(pub[P_N_REGIONS]):
         if hid[opp, H_PLACED + r] >= 0 and pub[region_at(r, CARD + opp)] < 0:
             mask = hid[opp, H_HAND] & PLACEABLE
@@ -816,7 +817,7 @@ def redeal(g, seat):
                 c = nth_bit(mask, control.rand_below(ctl, popcount(mask)))
             hid[opp, H_HAND] &= ~(1 << c)
             hid[opp, H_PLACED + r] = c
-    pub[P_REGION] = -1
+    pub[P_REGION] = asked
     held = hid[opp, H_HAND]
     # Leader: hidden ones are drawn anew; an unused power is in hand (held, or its card drawn).
     if rules[R_WARLORD]:
