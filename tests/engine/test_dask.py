@@ -11,6 +11,8 @@ import pytest
 
 pytest.importorskip("distributed")
 
+from distributed import get_task_stream  # noqa: E402
+
 from sim.cli import load_strategy, main  # noqa: E402
 from sim.errors import RunError  # noqa: E402
 from sim.runner import current_dask_client, dask_client, simulate  # noqa: E402
@@ -26,8 +28,6 @@ def client():
 
 
 def test_dask_table_equals_the_loky_table(client):
-    from distributed import get_task_stream
-
     loky = simulate("parthian", {"n_players": 5}, MIX, 6000, seed=3, jobs=2, chunk_size=700)
     with get_task_stream(client) as stream:
         dask = simulate("parthian", {"n_players": 5}, MIX, 6000, seed=3, backend="dask",
@@ -46,27 +46,24 @@ def test_streamed_dask_summary_equals_the_local_one(client):
 
 
 def test_a_user_strategy_from_a_file_reaches_the_workers(client, tmp_path):
+    """The user's copy of the built-in random player, from a file the workers never see: the
+    table must equal the all-built-in one (same streams), so only a worker compiles it."""
     path = tmp_path / "my_strategies.py"
     path.write_text(textwrap.dedent("""
         from numba import njit
-        from sim.parthian.layout import CHARGE
+        from sim.rng import choose_legal
 
         @njit
-        def charge_first(seat, players, info, legal, params, rng):
-            if legal[CHARGE]:
-                return CHARGE
-            for v in range(5, -1, -1):
-                if legal[v]:
-                    return v
-            return -1
+        def my_random(seat, players, info, legal, params, rng):
+            return choose_legal(legal, rng, 0)
     """))
-    strategy = load_strategy(f"{path}:charge_first")
-    seats = [strategy, "random", "random"]
-    # One chunk: one worker compiles the strategy into its own copy of the kernel (not cached)
-    local = simulate("parthian", {"n_players": 3}, seats, 600, seed=1)
-    dask = simulate("parthian", {"n_players": 3}, seats, 600, seed=1, backend="dask",
-                    chunk_size=600)
-    pd.testing.assert_frame_equal(local.records, dask.records)
+    seats = [load_strategy(f"{path}:my_random"), "random", "random"]
+    builtin = simulate("parthian", {"n_players": 3}, "random", 600, seed=1)
+    with get_task_stream(client) as stream:
+        dask = simulate("parthian", {"n_players": 3}, seats, 600, seed=1, backend="dask",
+                        chunk_size=600)
+    pd.testing.assert_frame_equal(builtin.records, dask.records)
+    assert dask.provenance["strategies"][0] == "my_random" and len(stream.data) == 1
 
 
 def test_cli_joins_a_running_scheduler(client, capsys):
