@@ -126,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     ladder = commands.add_parser(
         "ladder", help="rate strategies in a round-robin tournament with rotated seats",
         description="Play every combination of the strategies at the table, seats rotated every "
-        "game, and rate them with a Plackett-Luce model (Bradley-Terry for 2 seats) with 95%% "
+        "game, and rate them with a Plackett-Luce model (Bradley-Terry for 2 seats) with 95% "
         "bootstrap intervals (analysis/ladder.py). Give at least two strategies, e.g. "
         "-s random -s greedy -s ismcts:budget=64,rollout=greedy.")
     add_game_arguments(ladder, games)

@@ -40,7 +40,7 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
         "ablate", help="every tunable value one step up and down: paired effects + tornado chart",
         description="Move every declared tunable parameter (see `balance options GAME`) one step "
         "up and one step down, play each change on the same games as the current values, and "
-        "report the paired change of every headline metric with its 95%% paired interval.")
+        "report the paired change of every headline metric with its 95% paired interval.")
     _common(ablate, games, add_game_arguments, "ablate", 10_000)
     ablate.add_argument("--param", action="append", metavar="NAME",
                         help="only these parameters (repeatable; default: every tunable)")
@@ -50,7 +50,7 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
     sens = commands.add_parser(
         "sensitivity", help="Morris screening and Sobol indices (SALib) over ranges of tunables",
         description="Global sensitivity of the headline metrics to tunable parameters varied "
-        "together over ranges: Morris mu*/sigma and Sobol S1/ST with bootstrap 95%% intervals. "
+        "together over ranges: Morris mu*/sigma and Sobol S1/ST with bootstrap 95% intervals. "
         "Example: balance sensitivity parthian --vary charge_threshold=6..12 --vary legion_offset=-3..3")
     _common(sens, games, add_game_arguments, "sensitivity", 2_000)
     sens.add_argument("--vary", action="append", required=True, metavar="NAME[=LO..HI]",
