@@ -1,7 +1,7 @@
 """A rating ladder: a round-robin tournament of strategies with rotated seats, rated by a
 Plackett-Luce model (Bradley-Terry for two seats) with bootstrap intervals.
 
-    balance ladder sunzi -s random -s greedy -s counter -s ismcts:budget=64 --games 400
+    balance ladder GAME -s random -s HEURISTIC -s ismcts:budget=64 --games 400
 
 Every table of the tournament seats a combination of the strategies, cycled over the seats and
 rotated every game (``rotate_seats``), so that no strategy keeps a seat with a turn-order
