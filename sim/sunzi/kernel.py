@@ -6,8 +6,10 @@ see), ``hid`` (one row per side: what only that side knows; a strategy is handed
 only) and ``ks`` (kernel-only: deck order and bookkeeping for the record). pub, hid, the
 strategy parameters and the random streams are views of one record, ``state``
 (layout.STATE_DTYPE), so that asking a strategy passes one array. Every function below takes
-``g = (rules, pub, hid, ks, legal, kinds, state, streams, error, log, ctl)``, so that any of
-them can ask a strategy for a decision (``ctl``: the engine's decision controller, sim.control). Sets (hands, legal actions) are bitmasks.
+``g = (rules, pub, hid, ks, ctl, kinds, state, legal, error, log)``, so that any of them can
+ask a strategy for a decision (``ctl``: the engine's decision controller, sim.control). The
+random streams are reached through ``state``: every array more in ``g`` is passed on the stack
+to every call (one more cost 18% of the run time). Sets (hands, legal actions) are bitmasks.
 
 Speed (measured): everything below play_chunk runs without reference counting (``_nrt=False``;
 +20% here, as in Parthian Shot), so nothing below it may allocate. Numba compiles a separate
@@ -85,12 +87,15 @@ def ask(g, decision, seat, mask):
     to unwind."""
     if popcount(mask) <= 1:
         return lowest_bit(mask)
-    rules, pub, hid, ks, legal, kinds, state, streams, error, log, ctl = g
+    rules, pub, hid, ks, ctl, kinds, state, legal, error, log = g
     if control.active(ctl) and control.redeal_due(ctl):
-        control.reseed(ctl, streams, seat)
+        control.reseed(ctl, state[0].streams, seat)
         redeal(g, np.int64(seat))
-    a = ask_strategy(kinds[seat], np.int64(decision), np.int64(seat), state, legal, np.int64(mask),
-                     ctl, log)
+    if control.active(ctl):
+        a = ask_controlled(g, np.int64(decision), np.int64(seat), np.int64(mask))
+    else:
+        a = ask_strategy(kinds[seat], np.int64(decision), np.int64(seat), state, legal,
+                         np.int64(mask))
     if a < 0 or a >= N_ACTIONS or (mask >> a) & 1 == 0:
         if error[3] != 1:
             error[0], error[1], error[2], error[3] = ks[K_ROW], seat, a, 1
@@ -99,7 +104,7 @@ def ask(g, decision, seat, mask):
 
 
 @jit
-def ask_strategy(kind, decision, seat, state, legal, mask, ctl, log):
+def ask_strategy(kind, decision, seat, state, legal, mask):
     """Show the strategy its legal actions and ask it. It gets views of the public state, its own
     private row, its parameters and its own random stream (see layout.STATE_DTYPE for why they
     come out of one record). The decision's context in pub ends with the decision."""
@@ -109,19 +114,33 @@ def ask_strategy(kind, decision, seat, state, legal, mask, ctl, log):
         legal[a] = (mask >> a) & 1 == 1
     pub[P_LEGAL] = mask
     mine[H_DECISIONS] += 1
-    if not control.active(ctl):
-        a = decide(kind, decision, seat, pub, mine, legal, params, rng)
-    else:
-        h = control.hash_ints(pub, np.uint64(decision * 2 + seat))
-        h = control.hash_ints(mine, h)
-        h = control.hash_ints(legal, h)
-        h = control.hash_floats(params, h)
-        h = control.hash_ints(rng, h)
-        a = control.before_decision(ctl, seat, decision, h, legal)
-        if a < 0:
-            a = decide(kind, decision, seat, pub, mine, legal, params, rng)
-        a = control.after_decision(ctl, seat, decision, h, legal, a,
-                                   log[0, 0] if log.shape[0] > 0 else 0)
+    a = decide(kind, decision, seat, pub, mine, legal, params, rng)
+    pub[P_REGION], pub[P_AMOUNT], pub[P_AUX], pub[P_LEGAL] = -1, 0, 0, 0
+    return a
+
+
+@jit
+def ask_controlled(g, decision, seat, mask):
+    """ask_strategy with the decision controller (sim.control) taking part: it may answer
+    itself (a replay, a search) and records what the strategy was handed. Kept apart so that the
+    plain path passes no more arrays than it needs (each one costs on every decision)."""
+    ctl, kinds, state, legal, log = g[4], g[5], g[6], g[7], g[9]
+    st = state[0]
+    pub, mine, params, rng = st.pub, st.hid[seat], st.params[seat], st.streams[1 + seat:2 + seat]
+    for a in range(N_ACTIONS):
+        legal[a] = (mask >> a) & 1 == 1
+    pub[P_LEGAL] = mask
+    mine[H_DECISIONS] += 1
+    h = control.hash_ints(pub, np.uint64(decision * 2 + seat))
+    h = control.hash_ints(mine, h)
+    h = control.hash_ints(legal, h)
+    h = control.hash_floats(params, h)
+    h = control.hash_ints(rng, h)
+    a = control.before_decision(ctl, seat, decision, h, legal)
+    if a < 0:
+        a = decide(kinds[seat], decision, seat, pub, mine, legal, params, rng)
+    a = control.after_decision(ctl, seat, decision, h, legal, a,
+                               log[0, 0] if log.shape[0] > 0 else 0)
     pub[P_REGION], pub[P_AMOUNT], pub[P_AUX], pub[P_LEGAL] = -1, 0, 0, 0
     return a
 
@@ -772,7 +791,7 @@ def redeal(g, seat):
     order of its own deck's unseen top, and the opponent's hand, deck, face-down cards of this
     round, undeclared Sun Wu c and hidden leader. Reads only what `seat` may know to decide what
     to draw: the unseen cards are collected in card-id order before shuffling."""
-    rules, pub, hid, ks, ctl = g[0], g[1], g[2], g[3], g[10]
+    rules, pub, hid, ks, ctl = g[0], g[1], g[2], g[3], g[4]
     # The seat's own deck: its unseen top cards, in a new order (put-back cards stay below).
     head, unseen = ks[K_DECK_HEAD + seat], ks[K_UNSEEN + seat]
     for i in range(unseen - 1, 0, -1):
@@ -803,7 +822,7 @@ def redeal(g, seat):
     hid[opp, H_HAND] = in_hand | yellows
     hid[opp, H_DRAWN] = 0
     st = g[6][0]
-    legal = g[4]
+    legal = g[7]
     asked = pub[P_REGION]  # the context of the decision being asked, restored below
     for r in range(pub[P_N_REGIONS]):
         if hid[opp, H_PLACED + r] >= 0 and pub[region_at(r, CARD + opp)] < 0:
@@ -844,7 +863,7 @@ def redeal(g, seat):
 @jit
 def setup(g, tiles, adj, fixed_decks, fixed_tiles, scratch, row):
     """SZ-4..SZ-6, SZ-3, SZ-16a."""
-    rules, pub, hid, ks, streams, log = g[0], g[1], g[2], g[3], g[7], g[9]
+    rules, pub, hid, ks, streams, log = g[0], g[1], g[2], g[3], g[6][0].streams, g[9]
     pub[:] = 0
     hid[:, :] = 0
     ks[:] = 0
@@ -958,7 +977,7 @@ def log_board(g):
 @jit
 def play_game(g, tiles, adj, fixed_decks, fixed_tiles, scratch, out, row):
     """One game from set-up to record."""
-    rules, pub, ks, log, ctl = g[0], g[1], g[3], g[9], g[10]
+    rules, pub, ks, log, ctl = g[0], g[1], g[3], g[9], g[4]
     setup(g, tiles, adj, fixed_decks, fixed_tiles, scratch, row)
     n_regions = rules[R_N_REGIONS]
     for rnd in range(1, N_ROUNDS + 1):
@@ -1015,13 +1034,13 @@ def play_chunk(rules, tiles, adj, fixed_decks, fixed_tiles, kinds, params, key, 
     st = state[0]
     pub, hid, streams = st.pub, st.hid, st.streams
     ks = np.zeros(KS_SIZE, np.int64)
-    legal = np.zeros(N_ACTIONS, np.bool_)
     scratch = np.zeros(tiles.shape[0], np.int64)
+    legal = np.zeros(N_ACTIONS, np.bool_)
     seat_kinds = np.zeros(2, np.int64)
-    g = (rules, pub, hid, ks, legal, seat_kinds, state, streams, error, log, ctl)
+    g = (rules, pub, hid, ks, ctl, seat_kinds, state, legal, error, log)
     trial, trial_error = out[:1].copy(), error.copy()
     no_log = np.zeros((0, log.shape[1]), np.int64)
-    g_trial = (rules, pub, hid, ks, legal, seat_kinds, state, streams, trial_error, no_log, ctl)
+    g_trial = (rules, pub, hid, ks, ctl, seat_kinds, state, legal, trial_error, no_log)
     for row in range(out.shape[0]):
         game = first_game + row
         control.begin_game(ctl, game, row == 0, kinds, params, seat_kinds, st.params)
