@@ -22,7 +22,6 @@ from . import __version__
 from .errors import RunError, StrategyError
 from .game import GameSpec, get_game
 from .results import Results, Summary, records_frame
-from .control import new_ctl
 from .rng import master_key
 from .strategy import SeatPlan, kernel_for, resolve_seats
 
