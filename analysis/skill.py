@@ -80,7 +80,7 @@ def skill_games(n_games: int, quick: bool) -> tuple[int, int, int, int]:
     game costs budget x decisions games)."""
     if quick:
         return (max(n_games // 4, 50), max(n_games // 4, 50), 6, 4)
-    return (n_games, n_games, max(n_games // 100, 100), max(n_games // 200, 60))
+    return (n_games, n_games, max(n_games // 100, 10), max(n_games // 200, 6))
 
 
 def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 2000, 200, 100),

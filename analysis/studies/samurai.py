@@ -78,8 +78,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     _cards(doc, seats, provenance)
     _length(doc, games, provenance)
     # Five searching seats make a search game ~5 x 30 decisions x budget games: small budgets.
-    skill_section(doc, "samurai", {"n_players": 5}, "shrewd",
-                  skill_games(n_games // 10, quick)[:2] + ((6, 4) if quick else (40, 20)),
+    skill_section(doc, "samurai", {"n_players": 5}, "shrewd", skill_games(n_games // 10, quick),
                   seed, jobs, (4, 8) if quick else (4, 16))
     bar.close()
     _summary(doc, teams, chars, paired)
