@@ -65,7 +65,10 @@ SEARCH_RNG = 44
 SEARCHING = 45         # 1 = a search seat plays in this game
 ITERATIONS = 46        # search iterations run by this controller (for the benchmark)
 PLAN_PRESET = 47       # search decisions given in advance (a game continued from a history)
-HEADER = 48
+WIDEN = 48             # progressive widening's W x 1e6 (0: every legal action is tried first)
+WIDEN_ALPHA = 49       # progressive widening's exponent x 1e6
+WIDEN_AT = 50          # 1 + the node whose new action the rollout policy is suggesting (0 none)
+HEADER = 51
 
 ROTATE = 1
 TRACE = 2
@@ -242,6 +245,8 @@ def before_decision(ctl, seat, decision, obs_hash, legal):
     committed decisions and pauses the game at a new one. In a search iteration the decisions
     before the fork replay the real game; from the fork on the searched seat follows the tree
     while it can, and every other decision is left to the strategies (the rollout policy).
+    Where the tree widens a node it returns -1 too: the seat's strategy (in an iteration, the
+    rollout policy) suggests the new action, and ``after_decision`` hands it to the tree.
     """
     if ctl[STOPPED] != 0:
         return lowest_legal(legal)
@@ -276,6 +281,8 @@ def after_decision(ctl, seat, decision, obs_hash, legal, action, n_events):
     ctl[ASKS] = k + 1
     mode = ctl[MODE]
     if mode == ITERATE:
+        if ctl[WIDEN_AT] > 0:  # the rollout policy suggested the node's new action
+            action = search.widen(ctl, legal, action)
         if ctl[NODE] < 0 and k >= ctl[FORK]:
             ctl[SLOW] = 0  # out of the tree: the rollout needs the controller no more
         return action
@@ -319,6 +326,8 @@ def begin_search(ctl, seat_params):
     ctl[SEARCHER] = seat
     ctl[BUDGET] = max(1, np.int64(seat_params[seat, 0]))
     ctl[C_UCT] = np.int64(seat_params[seat, 1] * 1e6)
+    ctl[WIDEN] = np.int64(seat_params[seat, 3] * 1e6)
+    ctl[WIDEN_ALPHA] = np.int64(seat_params[seat, 4] * 1e6)
     search.reset(ctl)
     return ctl[BUDGET]
 
@@ -337,6 +346,7 @@ def begin_iteration(ctl, seat_kinds, seat_params):
     ctl[SLOW] = 1
     ctl[NODE] = 0
     ctl[PATH_N] = 0
+    ctl[WIDEN_AT] = 0
     state = np.uint64(ctl[SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
     ctl[SEARCH_RNG] = np.int64(state)
     ctl[RNG] = np.int64(mix64(state))  # the redeal draws from the search's own randomness

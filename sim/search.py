@@ -8,6 +8,11 @@ worlds the seat cannot tell apart. Each node holds, per action, its visits N, to
 (win share x 1e6, kept integral so that a node stays one int64 row) and availability AV (how
 often the action was legal when the node was visited: the ISMCTS form of UCB's parent count).
 Other seats play their strategy (for a search seat: its rollout policy) throughout.
+
+A node does not try all its legal actions before it tries one again (a Shuo Jian reply may have
+hundreds): progressive widening lets it have tried ceil(W (n + 1)^alpha) of them after n visits,
+and each new one is the rollout policy's suggestion, so the policy acts as the prior and the
+search spends its budget on the plays the policy favours and on their best alternatives.
 """
 from __future__ import annotations
 
@@ -63,9 +68,53 @@ def _lookup(ctl, key, create):
 
 
 @njit(cache=True)
+def _rand_below(ctl, n):
+    """Uniform integer in [0, n) from the search's own stream."""
+    state = np.uint64(ctl[C.SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
+    ctl[C.SEARCH_RNG] = np.int64(state)
+    return np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def _random_untried(ctl, n_o, legal, untried):
+    """One of the `untried` legal actions never tried at the node, uniformly."""
+    r = _rand_below(ctl, untried)
+    for a in range(legal.shape[0]):
+        if legal[a] and ctl[n_o + a] == 0:
+            if r == 0:
+                return a
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def widening_limit(widen, alpha, visits, n_legal):
+    """How many of a node's legal actions may have been tried after `visits` visits: progressive
+    widening, ceil(widen * (visits + 1) ** alpha), at least one; widen = 0 switches it off
+    (every legal action is tried once before any is tried again: plain UCB)."""
+    if widen <= 0.0:
+        return n_legal
+    return min(n_legal, max(1, np.int64(np.ceil(widen * (visits + 1.0) ** alpha - 1e-9))))
+
+
+@njit(cache=True)
+def _descend(ctl, node, pick, added):
+    """Put (node, pick) on the iteration's path; after a new node the iteration leaves the tree."""
+    depth = ctl[C.PATH_N]
+    if depth < ctl[C.PATH_CAP] // 2:
+        ctl[ctl[C.O_PATH] + 2 * depth] = node
+        ctl[ctl[C.O_PATH] + 2 * depth + 1] = pick
+        ctl[C.PATH_N] = depth + 1
+    ctl[C.NODE] = -1 if added else node
+    ctl[C.LAST_ACTION] = pick
+
+
+@njit(cache=True)
 def tree_step(ctl, obs_hash, legal, at_root):
-    """The searched seat decides inside the tree: find (or add) its node and pick by UCB.
-    After adding a node the iteration leaves the tree; -1 = no room: the rollout decides."""
+    """The searched seat decides inside the tree: find (or add) its node, then either widen it
+    (return -1: the rollout policy suggests the new action, see `widen`) or pick among the
+    actions tried there by UCB. After adding a node the iteration leaves the tree; -1 with no
+    widening pending = no room: the rollout decides."""
     A = ctl[C.N_ACTIONS]
     added = False
     if at_root:
@@ -85,38 +134,55 @@ def tree_step(ctl, obs_hash, legal, at_root):
                 return -1
     base = ctl[C.O_NODES] + node * (1 + 3 * A)
     n_o, w_o, av_o = base + 1, base + 1 + A, base + 1 + 2 * A
-    untried = 0
-    for a in range(min(A, legal.shape[0])):
+    L = min(A, legal.shape[0])
+    n_legal, tried, visits = 0, 0, 0
+    for a in range(L):
         if legal[a]:
             ctl[av_o + a] += 1
-            untried += ctl[n_o + a] == 0
-    pick = -1
-    if untried > 0:
-        state = np.uint64(ctl[C.SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
-        ctl[C.SEARCH_RNG] = np.int64(state)
-        r = np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(untried)) >> np.uint64(32))
-        for a in range(min(A, legal.shape[0])):
-            if legal[a] and ctl[n_o + a] == 0:
-                if r == 0:
-                    pick = a
-                    break
-                r -= 1
+            n_legal += 1
+            tried += ctl[n_o + a] > 0
+            visits += ctl[n_o + a]  # the node's legal set is part of its key: its visits so far
+    w = ctl[C.WIDEN] / SCALE
+    if tried < widening_limit(w, ctl[C.WIDEN_ALPHA] / SCALE, visits, n_legal):
+        if w > 0.0:
+            ctl[C.WIDEN_AT] = node + 1
+            ctl[C.NODE] = -1 if added else node
+            return -1
+        _descend(ctl, node, _random_untried(ctl, n_o, legal[:L], n_legal - tried), added)
+        return ctl[C.LAST_ACTION]
+    c = ctl[C.C_UCT] / SCALE
+    best, pick = -1e300, -1
+    for a in range(L):
+        if legal[a] and ctl[n_o + a] > 0:
+            n = ctl[n_o + a]
+            v = ctl[w_o + a] / (SCALE * n) + c * np.sqrt(np.log(ctl[av_o + a]) / n)
+            if v > best:
+                best, pick = v, a
+    _descend(ctl, node, pick, added)
+    return pick
+
+
+@njit(cache=True)
+def widen(ctl, legal, suggested):
+    """The node pending widening takes its new action: the one the rollout policy suggested
+    (the policy is the prior), or a random untried legal one when that was tried already or is
+    not legal. Returns the action to play."""
+    node = ctl[C.WIDEN_AT] - 1
+    ctl[C.WIDEN_AT] = 0
+    added = ctl[C.NODE] < 0
+    A = ctl[C.N_ACTIONS]
+    n_o = ctl[C.O_NODES] + node * (1 + 3 * A) + 1
+    L = min(A, legal.shape[0])
+    pick = suggested
+    if not (0 <= pick < L and legal[pick] and ctl[n_o + pick] == 0):
+        untried = 0
+        for a in range(L):
+            untried += legal[a] and ctl[n_o + a] == 0
+        pick = _random_untried(ctl, n_o, legal[:L], untried) if untried > 0 else suggested
+    if 0 <= pick < L:
+        _descend(ctl, node, pick, added)
     else:
-        c = ctl[C.C_UCT] / SCALE
-        best = -1e300
-        for a in range(min(A, legal.shape[0])):
-            if legal[a]:
-                n = ctl[n_o + a]
-                v = ctl[w_o + a] / (SCALE * n) + c * np.sqrt(np.log(ctl[av_o + a]) / n)
-                if v > best:
-                    best, pick = v, a
-    depth = ctl[C.PATH_N]
-    if depth < ctl[C.PATH_CAP] // 2:
-        ctl[ctl[C.O_PATH] + 2 * depth] = node
-        ctl[ctl[C.O_PATH] + 2 * depth + 1] = pick
-        ctl[C.PATH_N] = depth + 1
-    ctl[C.NODE] = -1 if added else node
-    ctl[C.LAST_ACTION] = pick
+        ctl[C.NODE] = -1
     return pick
 
 

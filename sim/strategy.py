@@ -75,7 +75,7 @@ class SeatPlan:
 
 MAX_DECISIONS = 4096  # decisions of one game a search can replay
 SEARCH_NAMES = ("ismcts",)
-SEARCH_DEFAULTS = {"budget": 256.0, "c": 0.7, "rollout": "random"}
+SEARCH_DEFAULTS = {"budget": 256.0, "c": 0.7, "rollout": "random", "widen": 1.0, "alpha": 0.5}
 
 
 def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
@@ -126,9 +126,11 @@ def lookup(spec: GameSpec, strategy) -> Strategy:
 def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
     """The search player (sim/search.py: information-set MCTS) as a seat's strategy.
 
-    ``"ismcts:budget=256,c=0.7,rollout=greedy"``: iterations per decision, UCB exploration
-    constant, and the built-in strategy that plays the rest of each iteration (for every seat
-    the search does not decide for, the seated strategies play)."""
+    ``"ismcts:budget=256,c=0.7,rollout=greedy,widen=1,alpha=0.5"``: iterations per decision,
+    UCB exploration constant, the built-in strategy that plays the rest of each iteration (for
+    every seat), and progressive widening: a node visited n times may have tried
+    ceil(widen * (n + 1) ** alpha) of its actions, each new one suggested by the rollout policy
+    (widen=0: every action is tried once first, plain UCB)."""
     from .control import SEARCH_KIND
 
     name, _, rest = text.partition(":")
@@ -142,18 +144,25 @@ def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
     values.update(settings)
     try:
         budget, c = int(float(values["budget"])), float(values["c"])
+        widen, alpha = float(values["widen"]), float(values["alpha"])
     except ValueError:
-        raise StrategyError(f"{text!r}: budget must be an integer and c a number") from None
+        raise StrategyError(f"{text!r}: budget must be an integer; c, widen and alpha numbers") \
+            from None
     if not 1 <= budget <= 100_000 or not c >= 0:
         raise StrategyError(f"{text!r}: budget must be 1..100000 and c >= 0")
+    if not 0 <= widen <= 1000 or not 0 < alpha <= 1:
+        raise StrategyError(f"{text!r}: widen must be 0..1000 (0 = off) and alpha in (0, 1]")
     rollout = spec.strategies.get(str(values["rollout"]))
     if rollout is None or rollout.builtin is None or rollout.builtin == SEARCH_KIND:
         raise StrategyError(f"{text!r}: rollout={values['rollout']!r} is not a built-in "
                             f"{spec.title} strategy; choose one of {', '.join(spec.strategies)}")
     if 8 + len(rollout.params) > spec.n_strategy_params:
         raise StrategyError(f"{spec.title}: no room for the rollout's parameters")
-    label = f"ismcts(budget={budget}, c={c:g}, rollout={rollout.name})"
-    params = (float(budget), c, float(rollout.builtin), 0, 0, 0, 0, 0, *rollout.params)
+    label = f"ismcts(budget={budget}, c={c:g}, rollout={rollout.name}"
+    if (widen, alpha) != (SEARCH_DEFAULTS["widen"], SEARCH_DEFAULTS["alpha"]):
+        label += f", widen={widen:g}, alpha={alpha:g}"
+    label += ")"
+    params = (float(budget), c, float(rollout.builtin), widen, alpha, 0, 0, 0, *rollout.params)
     return Strategy(label, builtin=SEARCH_KIND, params=tuple(params),
                     doc="information-set MCTS: budget iterations per decision")
 

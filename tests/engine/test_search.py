@@ -65,7 +65,58 @@ def test_search_is_deterministic_across_jobs_and_chunks():
 
 
 @pytest.mark.parametrize("text", ["ismcts:budget=0", "ismcts:depth=3", "ismcts:rollout=nobody",
-                                  "ismcts:c=-1", "ismcts:budget=ten"])
+                                  "ismcts:c=-1", "ismcts:budget=ten", "ismcts:widen=-1",
+                                  "ismcts:alpha=0", "ismcts:alpha=1.5", "ismcts:widen=many"])
 def test_bad_search_settings_are_named(text):
     with pytest.raises(StrategyError, match="ismcts"):
         simulate("parthian", None, [text] * 4, 10)
+
+
+def test_widening_limit_grows_with_the_square_root_of_the_visits():
+    """Progressive widening: ceil(W (n + 1)^alpha) actions after n visits, at least one, at most
+    the legal ones; W = 0 switches it off (every legal action is tried first)."""
+    from sim.search import widening_limit
+    assert [widening_limit(1.0, 0.5, n, 100) for n in (0, 1, 3, 4, 8, 99, 255)] == \
+        [1, 2, 2, 3, 3, 10, 16]
+    assert widening_limit(2.0, 0.5, 3, 100) == 4
+    assert widening_limit(1.0, 0.5, 10_000, 7) == 7
+    assert widening_limit(0.0, 0.5, 0, 7) == 7
+
+
+def _root_visits(text, budget_seed=0):
+    """Search the first decision of a Goofspiel game (13 cards in hand) and return the visits
+    of each action at the root of the tree."""
+    from sim.control import O_NODES, last_searched
+    from sim.rng import master_key
+    from sim.strategy import kernel_for
+    spec = get_game("goofspiel")
+    rules = as_rules(spec, None)
+    seats = resolve_seats(spec, [text, "random"], 2)
+    ctl = seats.controller(spec, one_decision=True)
+    out = np.zeros((1, spec.record_width(2)), np.int16)
+    kernel_for(spec, ())(*rules.kernel_args(), seats.kinds, seats.params, master_key(budget_seed),
+                         np.int64(0), out, np.full(4, -1, np.int64),
+                         np.zeros((0, spec.kernel.LOG_WIDTH), np.int64), ctl)
+    assert last_searched(ctl) >= 0
+    return ctl[ctl[O_NODES] + 1:ctl[O_NODES] + 1 + spec.n_actions].copy()
+
+
+@pytest.mark.parametrize("widen, alpha, budget, tried", [(1, 0.5, 24, 5), (2, 0.5, 24, 10),
+                                                         (1, 0.3, 40, 4), (0, 0.5, 24, 13)])
+def test_widening_limits_the_actions_tried_at_a_node(widen, alpha, budget, tried):
+    """After `budget` iterations the root (13 legal bids) has tried exactly the widening limit
+    of its last visit, ceil(widen * budget^alpha), and every iteration visited it once; without
+    widening (widen=0) it tries all 13."""
+    visits = _root_visits(f"ismcts:budget={budget},rollout=match,widen={widen},alpha={alpha}")
+    assert visits.sum() == budget
+    assert np.count_nonzero(visits) == tried
+
+
+def test_widening_starts_from_the_rollout_policys_choice():
+    """The first action a node tries is the one its rollout policy suggests: with one iteration
+    per decision the search plays exactly like its (deterministic) rollout policy."""
+    search = simulate("goofspiel", None, ["ismcts:budget=1,rollout=match", "random"], 30, seed=4)
+    plain = simulate("goofspiel", None, ["match", "random"], 30, seed=4)
+    columns = [c for c in plain.records.columns if c.startswith(("win_", "points_"))] or \
+        list(plain.records.columns)
+    assert search.records[columns].equals(plain.records[columns])
