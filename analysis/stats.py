@@ -210,13 +210,21 @@ def paired_difference(a, b, confidence: float = 0.95) -> dict[str, float]:
     dict
         ``n``, ``mean_a``, ``mean_b``, ``diff`` (mean of a - b), ``ci_low``, ``ci_high``
         (t-interval from ``scipy.stats.ttest_rel``) and ``p`` (paired t-test of diff == 0).
-        NaN interval and p when every difference is equal (nothing varies).
+        NaN interval and p when every difference is equal (nothing varies). Also what the
+        pairing bought: ``corr``, the correlation of a and b per game (NaN when one side never
+        varies), and ``unpaired_half``, the half-width two independent batches of this size
+        would give (the paired half-width is about ``unpaired_half * sqrt(1 - corr)``).
     """
     a, b = np.asarray(a, float), np.asarray(b, float)
     if a.shape != b.shape or a.ndim != 1 or a.size < 2:
         raise ValueError(f"need two aligned 1-d samples of 2+ games, got shapes {a.shape}, {b.shape}")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        corr = float(np.corrcoef(a, b)[0, 1]) if a.std() > 0 and b.std() > 0 else np.nan
+    unpaired = float(stats.norm.ppf(0.5 + confidence / 2)
+                     * np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size))
     out = {"n": a.size, "mean_a": a.mean(), "mean_b": b.mean(), "diff": (a - b).mean(),
-           "ci_low": np.nan, "ci_high": np.nan, "p": np.nan}
+           "ci_low": np.nan, "ci_high": np.nan, "p": np.nan, "corr": corr,
+           "unpaired_half": unpaired}
     if np.ptp(a - b) == 0:  # no spread: the t statistic is undefined (scipy would warn)
         return out
     result = stats.ttest_rel(a, b)

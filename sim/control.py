@@ -203,14 +203,29 @@ def rand_below(ctl, n):
 
 
 @njit(cache=True)
-def reseed(ctl, streams, seat):
-    """After a redeal, every random stream but the deciding seat's own is drawn anew: the
-    other seats' future random choices and any later chance are hidden from it too."""
+def reseed(ctl, streams, own_first, own_count):
+    """After a redeal, every random stream but the deciding seat's own (streams
+    own_first .. own_first + own_count - 1, see sim.rng.seat_stream) is drawn anew: the other
+    seats' future random choices and any later chance are hidden from it too."""
     for i in range(streams.shape[0]):
-        if i != 1 + seat:
+        if not own_first <= i < own_first + own_count:
             state = np.uint64(ctl[RNG]) + np.uint64(0x9E3779B97F4A7C15)
             ctl[RNG] = np.int64(state)
             streams[i] = mix64(state)
+
+
+@njit(cache=True)
+def needs_hash(ctl, seat):
+    """True when the hash of what ``seat`` is handed at this decision is used: by a trace, by a
+    search seat's pause in the real game, and inside a search only at the searched seat's
+    decisions in the tree (the replayed prefix and the rollout need none, and hashing every
+    decision there cost more than the game itself)."""
+    if ctl[FLAGS] & TRACE:
+        return True
+    mode = ctl[MODE]
+    if mode == ITERATE:
+        return seat == ctl[SEARCHER] and ctl[NODE] >= 0 and ctl[ASKS] >= ctl[FORK]
+    return mode == REAL and seat < MAX_SEATS and ctl[SEAT_KIND + seat] == SEARCH_KIND
 
 
 @njit(cache=True)

@@ -34,7 +34,8 @@ Observation contract (checked for every game by tests/engine/test_observation.py
   ``ask`` first calls the game's ``redeal`` if ``control.redeal_due(ctl)``, then hashes exactly
   the arrays it hands the strategy (``control.hash_ints`` / ``hash_floats``: observation,
   legal mask, parameters, the seat's random stream), takes
-  ``a = control.before_decision(ctl, seat, decision, hash, legal)`` and asks the strategy only
+  ``a = control.before_decision(ctl, seat, decision, hash, legal)`` (the hash may be 0 where
+  ``control.needs_hash(ctl, seat)`` is false) and asks the strategy only
   if ``a < 0``, and returns
   ``control.after_decision(ctl, seat, decision, hash, legal, a, log[0, 0])``
   (sim/parthian/kernel.py ``ask`` is the reference); the game's main loop also ends when

@@ -4,8 +4,13 @@ Every game g of a batch gets its own streams derived from (master seed, g), so a
 does not depend on which process, thread or chunk played it. We use SplitMix64 (Steele, Lea &
 Flood 2014) rather than Numba's global ``np.random``: Numba seeds its Mersenne Twister from a
 32-bit integer, and 10^8 games drawn from 2^32 seeds would repeat a few percent of games.
-Stream 0 of a game is chance (shuffles); stream 1+s belongs to seat s's strategy, so changing
-one seat's strategy leaves the deals unchanged (common random numbers across variants).
+Layout of a game's streams: first the game's chance streams (stream 0 shuffles the deck; a game
+may keep more, one per kind of chance, e.g. Samurai Sword's role deal), then one stream per
+(seat, decision type) for the seat's strategy (``seat_stream``). Changing one seat's strategy
+leaves the deals unchanged, and a variant that adds decisions of one type (a leader power, a
+purchase) does not shift the random choices of the other types: the k-th placement of a seat
+draws the same numbers in both variants (common random numbers; docs/statistics.md measures
+what this buys).
 """
 from __future__ import annotations
 
@@ -40,6 +45,18 @@ def seed_game(key, game_index, streams):
     base = mix64(key ^ mix64(np.uint64(game_index) * _GOLDEN + _GOLDEN))
     for s in range(streams.shape[0]):
         streams[s] = mix64(base + np.uint64(s + 1) * _STREAM)
+
+
+@njit(cache=True, inline="always")
+def stream_count(n_chance, n_seats, n_decisions):
+    """How many streams a game needs (see the module's layout)."""
+    return n_chance + n_seats * n_decisions
+
+
+@njit(cache=True, inline="always")
+def seat_stream(n_chance, n_decisions, seat, decision):
+    """Index of the stream seat ``seat`` draws from when it decides a decision of one type."""
+    return n_chance + seat * n_decisions + decision
 
 
 @njit(cache=True, inline="always")

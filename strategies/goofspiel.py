@@ -10,7 +10,7 @@ Signature of every strategy (built-in or user-written, a ``numba.njit`` function
       info     int64[K]       public turn info (I_TURN, I_PRIZE, I_UNSEEN prize bitmask, I_CARDS...)
       legal    bool[num_cards] legal[v-1]: card v is in this seat's hand
       params   float64[P]     this seat's parameters
-      rng      uint64[1]      this seat's own random stream: use sim.rng.rand_below(rng, 0, n)
+      rng      uint64[1]      this seat's stream for this decision type: sim.rng.rand_below(rng, 0, n)
       action   int            v - 1 to bid card v
 
 A seat never sees another seat's bid of the current turn (GS-3: bids are simultaneous), nor the

@@ -9,7 +9,7 @@ Signature of every strategy (built-in or user-written, a ``numba.njit`` function
       info     int64[K]       public round info (I_ROUND, I_LEGION, I_DECK_LEFT, I_LEGIONS...)
       legal    bool[7]        legal[v-1]: shooting card v may be played; legal[CHARGE]: a charge
       params   float64[P]     this seat's parameters
-      rng      uint64[1]      this seat's own random stream: use sim.rng.rand_below(rng, 0, n)
+      rng      uint64[1]      this seat's stream for this decision type: sim.rng.rand_below(rng, 0, n)
       action   int            v-1 for shooting card v, or CHARGE (6)
 
 Everything a seat sees is public in the real game (hands are the complement of the cards in

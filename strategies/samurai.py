@@ -24,7 +24,7 @@ Signature of every strategy (built-in or user-written, a ``numba.njit`` function
       legal    bool[29]      legal[a]: action a is allowed (also as a bitmask in pub[P_LEGAL]).
                              Never all false; a single legal action is taken without asking.
       params   float64[256]  this seat's parameters
-      rng      uint64[1]     your own random stream: sim.rng.rand_below(rng, 0, n)
+      rng      uint64[1]     your stream for this decision type: sim.rng.rand_below(rng, 0, n)
       action   int           an index with legal[action] true
 
 A strategy never sees another seat's hand or hidden role (only the Shogun is revealed), nor the

@@ -22,7 +22,7 @@ Signature of every strategy (built-in or user-written, a ``numba.njit`` function
       legal    bool[17]      legal[a]: action a is allowed (also as a bitmask in pub[P_LEGAL]).
                              Never all false; a single legal action is taken without asking.
       params   float64[128]  this seat's parameters
-      rng      uint64[1]     this seat's own random stream: use sim.rng.rand_below(rng, 0, n)
+      rng      uint64[1]     this seat's stream for this decision type: sim.rng.rand_below(rng, 0, n)
       action   int           an index with legal[action] true
 
 A strategy never sees the opponent's hand, deck or face-down cards: the opponent's used cards are

@@ -38,7 +38,8 @@ def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_ga
     Returns
     -------
     DataFrame, one row per (variant, metric): variant, metric, n, base, changed (the variant's
-    mean), diff (changed - base), ci_low, ci_high, p, p_holm (Holm over the variants, per metric).
+    mean), diff (changed - base), ci_low, ci_high, p, corr and unpaired_half (what the pairing
+    bought: analysis.stats.paired_difference), p_holm (Holm over the variants, per metric).
     """
     check_precision(precision, max_games)
     spec, base = specs.resolve(game, rules)
@@ -60,9 +61,10 @@ def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_ga
             d = paired_difference(values[metric], before)
             rows.append({"variant": label, "metric": metric, "n": n, "base": d["mean_b"],
                          "changed": d["mean_a"], "diff": d["diff"], "ci_low": d["ci_low"],
-                         "ci_high": d["ci_high"], "p": d["p"]})
+                         "ci_high": d["ci_high"], "p": d["p"], "corr": d["corr"],
+                         "unpaired_half": d["unpaired_half"]})
     table = pd.DataFrame(rows, columns=["variant", "metric", "n", "base", "changed", "diff",
-                                        "ci_low", "ci_high", "p"])
+                                        "ci_low", "ci_high", "p", "corr", "unpaired_half"])
     table["p_holm"] = table.groupby("metric", sort=False)["p"].transform(
         lambda p: pd.Series(holm(p.to_numpy()), index=p.index))
     table.attrs["provenance"] = {"command": "paired_effects", "game": spec.name, "seed": int(seed),

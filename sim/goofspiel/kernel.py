@@ -13,12 +13,13 @@ from strategies.goofspiel import builtin_decide
 from .. import control
 from ..bits import lowest_bit, nth_bit, popcount
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
-from ..rng import seed_game, shuffle
+from ..rng import seat_stream, seed_game, shuffle, stream_count
 from .layout import (C_DISCARDED, C_SEAT0, C_TIED, CARDS_LEFT, CHANCE, END_DRAW, END_SHARED,
                      END_WON, EV_BID, EV_END, EV_PRIZE, EV_REVEAL, EV_SCORE, EV_TURN, G_DISCARDED,
                      G_END, G_TIED, G_TURN, HAND, I_CARDS, I_DISCARDED, I_IMP_INFO, I_ORDER,
                      I_PLAYERS, I_PRIZE, I_TURN, I_TURNS, I_UNSEEN, INFO_SIZE, LAST_BID, LOG_WIDTH,
-                     N_FIELDS, N_GAME_FIELDS, N_SEAT_COLUMNS, ORDER_RANDOM, POINTS, PRIZES,
+                     N_CHANCE, N_DECISIONS, N_FIELDS, N_GAME_FIELDS, N_SEAT_COLUMNS, ORDER_RANDOM,
+                     POINTS, PRIZES,
                      R_CARDS, R_FIXED_DECK, R_IMP_INFO, R_ORDER, R_PLAYERS, R_TURNS, UNKNOWN)
 
 LOG_WIDTH = LOG_WIDTH
@@ -100,20 +101,23 @@ def ask(rules, pl, view, deck, gs, info, legal, bids, history, trial, wins, avai
         streams, log, ctl, p):
     """GS-3: seat p chooses its bid, seeing its hand and the public table only."""
     legal_bids(pl, p, legal)
-    rng = streams[1 + p:2 + p]
+    own = seat_stream(N_CHANCE, N_DECISIONS, p, 0)
+    rng = streams[own:own + 1]
     players = observe(rules, pl, view, p)
     if not control.active(ctl):
         return decide(kinds[p], p, players, info, legal, params[p], rng)
     if control.redeal_due(ctl):
         redeal(rules, pl, deck, gs, info, legal, bids, history, trial, wins, avail, ctl, p)
-        control.reseed(ctl, streams, p)
+        control.reseed(ctl, streams, own, N_DECISIONS)
         legal_bids(pl, p, legal)
         players = observe(rules, pl, view, p)
-    h = control.hash_ints(players, np.uint64(p))
-    h = control.hash_ints(info, h)
-    h = control.hash_ints(legal, h)
-    h = control.hash_floats(params[p], h)
-    h = control.hash_ints(rng, h)
+    h = np.uint64(0)
+    if control.needs_hash(ctl, p):
+        h = control.hash_ints(players, np.uint64(p))
+        h = control.hash_ints(info, h)
+        h = control.hash_ints(legal, h)
+        h = control.hash_floats(params[p], h)
+        h = control.hash_ints(rng, h)
     a = control.before_decision(ctl, p, np.int64(0), h, legal)
     if a < 0:
         a = decide(kinds[p], p, players, info, legal, params[p], rng)
@@ -298,7 +302,7 @@ def play_chunk(rules, prizes, kinds, params, key, first_game, out, error, log, c
     trial = np.zeros((turns, n), np.int64)
     wins = np.zeros(turns, np.int64)
     avail = np.zeros(n, np.int64)
-    streams = np.zeros(1 + n, np.uint64)
+    streams = np.zeros(stream_count(N_CHANCE, n, N_DECISIONS), np.uint64)
     seat_kinds = np.zeros(n, np.int64)
     seat_params = np.zeros(params.shape, np.float64)
     trial_out, trial_error = out[:1].copy(), error.copy()

@@ -68,6 +68,8 @@ EV_END = 6             # a = end reason, b = winners bitmask
 # until every bid is in (GS-3); the reveal and the turn's result are public (GS-4).
 EVENT_VISIBILITY = (2, 0, 1, 0, 0, 0, 0)
 DECISION_NAMES = ("bid",)
+N_DECISIONS = len(DECISION_NAMES)
+N_CHANCE = 1  # random streams (sim.rng): 0 = the deck; then one per (seat, decision type)
 
 # Game scalars gs[field] inside the kernel.
 G_TURN = 0             # turns started

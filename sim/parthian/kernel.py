@@ -10,13 +10,14 @@ from strategies.parthian import builtin_decide
 
 from .. import control
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
-from ..rng import choose_legal, seed_game, shuffle
+from ..rng import choose_legal, seat_stream, seed_game, shuffle, stream_count
 from .layout import (BEST_MERIT, C_BREAKTHROUGHS, C_DEFEATED, C_SEAT0, C_UNCLAIMED, CHARGE,
                      CHARGES, CHARGES_PLAYED, END_CAP, END_DEFEAT, END_NO_SURVIVOR, END_VICTORY,
                      EV_BREAKTHROUGH, EV_DAMAGE, EV_DEFEATED, EV_END, EV_LEGION, EV_PLAY,
                      EV_RESUPPLY, EV_SCORE, FRONT, FRONT_SUM, G_BREAKTHROUGHS, G_DEFEATED, G_END,
                      G_HEAD, G_LEFT, G_ROUND, G_UNCLAIMED, G_UNSEEN, HAND, I_DECK_LEFT, I_LEGION, I_LEGIONS,
-                     I_N_PLAYERS, I_ROUND, I_THRESHOLD, INFO_SIZE, LOG_WIDTH, MERITS, N_ACTIONS,
+                     I_N_PLAYERS, I_ROUND, I_THRESHOLD, INFO_SIZE, LOG_WIDTH, MERITS, N_ACTIONS, N_CHANCE,
+                     N_DECISIONS,
                      N_FIELDS, N_GAME_FIELDS, N_LEGIONS, N_SEAT_COLUMNS, R_CHARGER_SHIELDS,
                      R_CHARGES, R_FIXED_DECK, R_MERIT_DEPTH, R_PLAYERS, R_SHARE_TIES, R_THRESHOLD,
                      ROUTED, SHOTS, WOUNDS)
@@ -77,18 +78,21 @@ def legal_actions(rules, pl, p, legal):
 def ask(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, log, ctl, p):
     """PS-3: seat p chooses its card for this round, seeing the public table only."""
     legal_actions(rules, pl, p, legal)
-    rng = streams[1 + p:2 + p]
+    own = seat_stream(N_CHANCE, N_DECISIONS, p, 0)
+    rng = streams[own:own + 1]
     if not control.active(ctl):
         return decide(kinds[p], p, pl, info, legal, params[p], rng)
     if control.redeal_due(ctl):
-        control.reseed(ctl, streams, p)
+        control.reseed(ctl, streams, own, N_DECISIONS)
         redeal(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, ctl, p)
         legal_actions(rules, pl, p, legal)
-    h = control.hash_ints(pl, np.uint64(p))
-    h = control.hash_ints(info, h)
-    h = control.hash_ints(legal, h)
-    h = control.hash_floats(params[p], h)
-    h = control.hash_ints(rng, h)
+    h = np.uint64(0)
+    if control.needs_hash(ctl, p):
+        h = control.hash_ints(pl, np.uint64(p))
+        h = control.hash_ints(info, h)
+        h = control.hash_ints(legal, h)
+        h = control.hash_floats(params[p], h)
+        h = control.hash_ints(rng, h)
     a = control.before_decision(ctl, p, np.int64(0), h, legal)
     if a < 0:
         a = decide(kinds[p], p, pl, info, legal, params[p], rng)
@@ -107,9 +111,10 @@ def redeal(rules, pl, deck, gs, info, legal, kinds, params, streams, actions, ct
         deck[a], deck[b] = deck[b], deck[a]
     for q in range(p):
         legal_actions(rules, pl, q, legal)
-        a = decide(kinds[q], q, pl, info, legal, params[q], streams[1 + q:2 + q])
+        own = seat_stream(N_CHANCE, N_DECISIONS, q, 0)
+        a = decide(kinds[q], q, pl, info, legal, params[q], streams[own:own + 1])
         if a < 0 or a >= N_ACTIONS or not legal[a]:
-            a = choose_legal(legal, streams, 1 + q)
+            a = choose_legal(legal, streams, own)
         actions[q] = a
 
 
@@ -345,7 +350,7 @@ def play_chunk(rules, legions, kinds, params, key, first_game, out, error, log, 
     legal = np.zeros(N_ACTIONS, np.bool_)
     actions = np.zeros(n, np.int64)
     values = np.zeros(n, np.int64)
-    streams = np.zeros(1 + n, np.uint64)
+    streams = np.zeros(stream_count(N_CHANCE, n, N_DECISIONS), np.uint64)
     seat_kinds = np.zeros(n, np.int64)
     seat_params = np.zeros(params.shape, np.float64)
     trial, trial_error = out[:1].copy(), error.copy()

@@ -68,6 +68,8 @@ EV_SCORE = 8           # player: a = score, b = best merit
 # the choices of a round are logged only when they are revealed together (PS-5).
 EVENT_VISIBILITY = (0,) * 9
 DECISION_NAMES = ("card",)
+N_DECISIONS = len(DECISION_NAMES)
+N_CHANCE = 1  # random streams (sim.rng): 0 = the deck; then one per (seat, decision type)
 
 # Game scalars gs[field] inside the kernel.
 G_HEAD = 0             # index in deck[] of the legion on top

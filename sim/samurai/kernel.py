@@ -9,9 +9,9 @@ and ``ks`` (kernel-only: deck and discard order, statistics for the record). Eve
 takes ``g = (rules, cards, resilience, pub, hid, ks, legal, kinds, params, streams, error, log,
 ctl)``. Sets (legal actions, targets) are bitmasks.
 
-Random streams (sim.rng): 0 = the deck (first shuffle and every reshuffle), 1 + s = seat s's
-strategy, 1 + N = the role deal, 2 + N = the character deal, 3 + N = random cards taken from a
-hand (Geisha, Diversion); so one more decision never shifts a deal.
+Random streams (layout.N_CHANCE, sim.rng): the deck (first shuffle and every reshuffle), the role
+deal, the character deal, random cards taken from a hand (Geisha, Diversion), then one stream per
+(seat, decision type); so one more decision never shifts a deal.
 
 Speed: everything below play_chunk runs without reference counting (``_nrt=False``) and
 allocates nothing; constants passed to functions that are not inlined are wrapped in
@@ -25,11 +25,12 @@ from strategies.samurai import builtin_decide
 from .. import control
 from ..bits import lowest_bit, nth_bit, popcount
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
-from ..rng import rand_below, seed_game, shuffle
+from ..rng import rand_below, seat_stream, seed_game, shuffle, stream_count
 from .layout import (
-    ARMOR, BATTLE_CRY, BENKEI, BREATHING, BUSHIDO, C_GAME0, C_SEAT0, CHIYOME, CT_DAMAGE,
+    ARMOR, BATTLE_CRY, BENKEI, BREATHING, BUSHIDO, CHARACTER_STREAM, DECK_STREAM, N_CHANCE,
+    ROLE_STREAM, TAKE_STREAM, C_GAME0, C_SEAT0, CHIYOME, CT_DAMAGE,
     CT_DIFFICULTY, D_BATTLE_CRY, D_BREATHING, D_BUSHIDO, D_DISCARD, D_GEISHA, D_IEYASU,
-    D_JUJUTSU, D_PLAY, D_REACT, D_TARGET, DAIMYO, DIVERSION, END, END_CAPPED, END_HONOUR,
+    D_JUJUTSU, N_DECISIONS, D_PLAY, D_REACT, D_TARGET, DAIMYO, DIVERSION, END, END_CAPPED, END_HONOUR,
     END_SWORDMASTER, EV_BUSHIDO, EV_CARD, EV_CHARACTER, EV_DEFEAT, EV_DISCARD, EV_DRAWS, EV_END,
     END_BROKEN, EV_HONOUR, EV_LOST, EV_NOBUNAGA, EV_PLAY, EV_PROPERTY_LOST, EV_REACT, EV_RECOVER,
     EV_RESHUFFLE, EV_ROLE, EV_SCORE, EV_SHOGUN, EV_STEAL, EV_TEAM, EV_TURN, EV_WOUND,
@@ -133,18 +134,21 @@ def ask_strategy(g, decision, seat, mask):
     pub[P_LEGAL] = mask
     pub[P_DECISION] = decision
     mine = hid[seat]
-    rng = streams[1 + seat:2 + seat]
+    own = seat_stream(N_CHANCE, N_DECISIONS, seat, decision)
+    rng = streams[own:own + 1]
     if not control.active(ctl):
         a = decide(kinds[seat], decision, seat, pub, mine, legal, params[seat], rng)
     else:
         if control.redeal_due(ctl):
             redeal(g, seat)
-            control.reseed(ctl, streams, seat)
-        h = control.hash_ints(pub, np.uint64(seat))
-        h = control.hash_ints(mine, h)
-        h = control.hash_ints(legal, h)
-        h = control.hash_floats(params[seat], h)
-        h = control.hash_ints(rng, h)
+            control.reseed(ctl, streams, seat_stream(N_CHANCE, N_DECISIONS, seat, 0), N_DECISIONS)
+        h = np.uint64(0)
+        if control.needs_hash(ctl, seat):
+            h = control.hash_ints(pub, np.uint64(seat))
+            h = control.hash_ints(mine, h)
+            h = control.hash_ints(legal, h)
+            h = control.hash_floats(params[seat], h)
+            h = control.hash_ints(rng, h)
         a = control.before_decision(ctl, seat, decision, h, legal)
         if a < 0:
             a = decide(kinds[seat], decision, seat, pub, mine, legal, params[seat], rng)
@@ -224,7 +228,7 @@ def random_hand_card(g, s):
     size = pub[seat_at(s, S_HAND)]
     if size == 0:
         return -1
-    k = rand_below(streams, pub[P_N] + 3, size)
+    k = rand_below(streams, TAKE_STREAM, size)
     for t in range(N_TYPES):
         k -= hid[s, H_HAND + t]
         if k < 0:
@@ -264,7 +268,7 @@ def take_top(g, any_effect):
         pub[P_DISCARD_N] = 0
         pub[P_DISCARD_TOP] = -1
         pub[P_DECK] = n
-        shuffle(ks[K_DECK:K_DECK + n], n, streams, 0)
+        shuffle(ks[K_DECK:K_DECK + n], n, streams, DECK_STREAM)
         pub[P_RESHUFFLES] += 1
         log_event(log, EV_RESHUFFLE, pub[P_TURN], -1, n, pub[P_RESHUFFLES], 0, 0)
         lose_honour_all(g, rules[R_RESHUFFLE_HONOUR])
@@ -934,11 +938,11 @@ def setup(g, deck_order, row):
         scratch = ks[K_SCRATCH:K_SCRATCH + 64]
         k = role_cards(rules, scratch)
         if k > n:  # SS-1: one of the three Ninja removed unseen, at random
-            i = nth_ninja(scratch, k, rand_below(streams, n + 1, np.int64(3)))
+            i = nth_ninja(scratch, k, rand_below(streams, ROLE_STREAM, np.int64(3)))
             ks[K_REMOVED_NINJA] = scratch[i] % 8
             scratch[i] = scratch[k - 1]
             k -= 1
-        shuffle(scratch, k, streams, n + 1)
+        shuffle(scratch, k, streams, ROLE_STREAM)
         for s in range(n):
             hid[s, H_ROLE] = scratch[s] // 8
             hid[s, H_STARS] = scratch[s] % 8
@@ -962,7 +966,7 @@ def setup(g, deck_order, row):
         c = rules[R_CHARACTER + s]
         if c < 0:
             free = rules[R_POOL] & ~taken
-            c = nth_bit(free, rand_below(streams, n + 2, popcount(free)))
+            c = nth_bit(free, rand_below(streams, CHARACTER_STREAM, popcount(free)))
             taken |= 1 << c
         pub[seat_at(s, S_CHARACTER)] = c
         pub[seat_at(s, S_RESILIENCE)] = resilience[c]
@@ -979,7 +983,7 @@ def setup(g, deck_order, row):
             for c in range(cards[t, 0]):
                 ks[K_DECK + i] = t
                 i += 1
-        shuffle(ks[K_DECK:K_DECK + size], size, streams, 0)
+        shuffle(ks[K_DECK:K_DECK + size], size, streams, DECK_STREAM)
     pub[P_DECK] = size
     # SS-4: opening hands, clockwise from the Shogun
     for i in range(n):
@@ -1149,7 +1153,7 @@ def play_chunk(rules, cards, resilience, deck_order, kinds, params, key, first_g
     hid = np.zeros((n, HID_SIZE), np.int64)
     ks = np.zeros(KS_SIZE, np.int64)
     legal = np.zeros(N_ACTIONS, np.bool_)
-    streams = np.zeros(1 + n + 3, np.uint64)
+    streams = np.zeros(stream_count(N_CHANCE, n, N_DECISIONS), np.uint64)
     seat_kinds = np.zeros(n, np.int64)
     seat_params = np.zeros(params.shape, np.float64)
     g = (rules, cards, resilience, pub, hid, ks, legal, seat_kinds, seat_params, streams, error,

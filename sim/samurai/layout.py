@@ -59,6 +59,10 @@ D_BUSHIDO = 7     # SS-18 weapon flipped: action = a weapon to discard (pass Bus
 D_IEYASU = 8      # SS-3 first draw: action 0 = from the deck, 1 = the top of the discard pile
 D_DISCARD = 9     # SS-8 discard down to 7: action = card type to discard
 N_DECISIONS = 10
+# Random streams (sim.rng): chance first, then one per (seat, decision type), so that one more
+# decision never shifts a deal, nor a seat's choices of another type.
+DECK_STREAM, ROLE_STREAM, CHARACTER_STREAM, TAKE_STREAM = 0, 1, 2, 3
+N_CHANCE = 4
 DECISION_NAMES = ("play", "target", "react", "battle_cry", "jujutsu", "breathing", "geisha",
                   "bushido", "ieyasu", "discard")
 END = 25          # D_PLAY: end the play phase

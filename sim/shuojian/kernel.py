@@ -24,7 +24,7 @@ from strategies.shuojian import builtin_decide
 from .. import control
 from ..bits import lowest_bit, popcount
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
-from ..rng import rand_below, seed_game, shuffle
+from ..rng import rand_below, seat_stream, seed_game, shuffle, stream_count
 from .layout import (
     ALL_NUMBERS, ANSWER_COUNTER, ANSWER_LEFT, ANSWER_RIGHT, COUNTER, C_FACED, C_FIRST, C_PASSED,
     C_PLAYED, C_SEAT0, DODGE_LEFT, DODGE_RIGHT, DRAW_EVERY_PLAY, DRAW_EXCHANGE_START,
@@ -37,7 +37,7 @@ from .layout import (
     K_COUNTERS, K_COUNTERS_RIGHT, K_DODGES, K_DRAWS, K_END, K_FACED, K_FOLLOW_UPS, K_MASKS,
     K_N_CARDS, K_PASSED, K_PASSES, K_PLAYED, K_REPLIES, K_ROW, K_SLASHES, K_SWORD, K_TAKEN,
     K_THRUSTS, K_TOP, K_WINNERS, LOG_WIDTH, MAX_CARDS, MAX_REDRAWS, MIN_OPENING_NUMBERS,
-    M_HELD, M_OPENING, M_PLAYED, NO_FOLLOW, N_MASKS, N_SEAT_COLUMNS, PLAY_FIELDS, PL_ACTION,
+    M_HELD, M_OPENING, M_PLAYED, NO_FOLLOW, N_DECISIONS, N_MASKS, N_SEAT_COLUMNS, PLAY_FIELDS, PL_ACTION,
     PL_CONDS, PL_NUMBER, PL_TENS, PL_UNITS, PUB_SIZE, P_ATTACKER, P_BLOW, P_CONDITIONS, P_DECK,
     P_DISCARD, P_DYNAMIC, P_EXCHANGE, P_FACING, P_FIRST, P_LAST_ACTION, P_LAST_CONDS,
     P_LAST_NUMBER, P_LAST_SEAT, P_N_CONDITIONS, P_N_PLAYS, P_N_TYPES, P_SEEN, P_TABLE,
@@ -51,8 +51,10 @@ from .layout import (
 LOG_WIDTH = LOG_WIDTH
 jit = njit(cache=True, _nrt=False)
 inline = njit(cache=True, _nrt=False, inline="always")
-N_STREAMS = 5            # 0 deck shuffles, 1 + seat strategies, 3 first player, 4 swordsmen
-FIRST_STREAM, SWORD_STREAM = 3, 4
+# Random streams (sim.rng): 0 deck shuffles, 1 first player, 2 swordsmen; then one per (seat,
+# decision type).
+N_CHANCE = 3
+FIRST_STREAM, SWORD_STREAM = 1, 2
 LOST, DODGED, TURNED = 0, 1, 2   # outcomes of answering a blow
 
 
@@ -376,20 +378,23 @@ def ask(g, decision, seat, n):
                     first = a
     if n_legal <= 1 and not control.active(ctl):
         return first
-    mine, lg, rng = hid[seat], legal[:n], streams[1 + seat:2 + seat]
+    own = seat_stream(N_CHANCE, N_DECISIONS, seat, decision)
+    mine, lg, rng = hid[seat], legal[:n], streams[own:own + 1]
     pl = plays[:pub[P_N_PLAYS]]
     if not control.active(ctl):
         a = decide(kinds[seat], decision, seat, pub, mine, pl, lg, params[seat], rng)
     else:
         if control.redeal_due(ctl):
             redeal(g, seat)
-            control.reseed(ctl, streams, seat)
-        h = control.hash_ints(pub, np.uint64(seat * 8 + decision))
-        h = control.hash_ints(mine, h)
-        h = control.hash_ints(pl, h)
-        h = control.hash_ints(lg, h)
-        h = control.hash_floats(params[seat], h)
-        h = control.hash_ints(rng, h)
+            control.reseed(ctl, streams, seat_stream(N_CHANCE, N_DECISIONS, seat, 0), N_DECISIONS)
+        h = np.uint64(0)
+        if control.needs_hash(ctl, seat):
+            h = control.hash_ints(pub, np.uint64(seat * 8 + decision))
+            h = control.hash_ints(mine, h)
+            h = control.hash_ints(pl, h)
+            h = control.hash_ints(lg, h)
+            h = control.hash_floats(params[seat], h)
+            h = control.hash_ints(rng, h)
         a = control.before_decision(ctl, seat, decision, h, lg)
         if a < 0:
             if n_legal <= 1:
@@ -879,7 +884,7 @@ def play_chunk(rules, types, cmask, deck_init, swords, kinds, params, key, first
     plays = np.zeros((MAX_PLAYS, PLAY_FIELDS), np.int64)
     legal = np.zeros(N_ACTIONS, np.bool_)
     pool = np.zeros(MAX_CARDS, np.int64)
-    streams = np.zeros(N_STREAMS, np.uint64)
+    streams = np.zeros(stream_count(N_CHANCE, 2, N_DECISIONS), np.uint64)
     seat_kinds = np.zeros(2, np.int64)
     seat_params = np.zeros(params.shape, np.float64)
     pub[P_N_TYPES] = rules[R_N_TYPES]  # the static part of pub: the type and condition tables

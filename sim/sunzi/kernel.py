@@ -26,7 +26,7 @@ from strategies.sunzi import builtin_decide
 from .. import control
 from ..bits import lowest_bit, nth_bit, popcount
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
-from ..rng import seed_game, shuffle
+from ..rng import seat_stream, seed_game, shuffle
 from .layout import (
     ADJ, ARMIES, AUX_MARCH_TO, BLACK, CARD, C_GENERAL, C_LEAD_CHANGES, C_SEAT0, DECK_ADVANCED,
     DECK_BASIC, DECK_MAX, D_BUY, D_KEEP, D_LEADER, D_ORDER, D_PLACE, D_POWER, D_SOURCE, D_SPLIT,
@@ -34,7 +34,7 @@ from .layout import (
     EV_COST, EV_DECIDER, EV_DRAW, EV_END, EV_HAND, EV_LEADER, EV_MARKER, EV_MOVE, EV_ORDER,
     EV_DRAWN, EV_LEADER_SHOWN, EV_PLACE, EV_PLAGUE, EV_POWER, EV_REVEAL, EV_SCORE, EV_SHIELD, EV_SPLIT, EV_STATE, EV_TILE,
     H_AS_SIX, H_DECISIONS, H_DRAWN, H_HAND, H_LEADER, H_MEMORY, H_PLACED, H_POWER, HID_SIZE,
-    KS_SIZE, K_DECKS, K_DECK_HEAD, K_END, K_LAST_DECIDER, K_LAST_LEADER, K_LEAD_CHANGES, K_ORDER,
+    KS_SIZE, N_CHANCE, N_DECISIONS, K_DECKS, K_DECK_HEAD, K_END, K_LAST_DECIDER, K_LAST_LEADER, K_LEAD_CHANGES, K_ORDER,
     K_ROW, K_STATS, K_UNSEEN, K_WINNERS,
     LEADER_CARD, LEADER_STRATEGY, LOG_WIDTH, MARKERS, MAX_REGIONS, MINUS1, N_ACTIONS, N_ROUNDS,
     N_SEAT_COLUMNS, N_STATS, PASS, PLAGUE, PLUS1, PLUS2, PLUS3, POWER_A, POWER_B, POWER_C,
@@ -89,7 +89,7 @@ def ask(g, decision, seat, mask):
         return lowest_bit(mask)
     rules, pub, hid, ks, ctl, kinds, state, legal, error, log = g
     if control.active(ctl) and control.redeal_due(ctl):
-        control.reseed(ctl, state[0].streams, seat)
+        control.reseed(ctl, state[0].streams, seat_stream(N_CHANCE, N_DECISIONS, seat, 0), N_DECISIONS)
         redeal(g, np.int64(seat))
     if control.active(ctl):
         a = ask_controlled(g, np.int64(decision), np.int64(seat), np.int64(mask))
@@ -109,7 +109,8 @@ def ask_strategy(kind, decision, seat, state, legal, mask):
     private row, its parameters and its own random stream (see layout.STATE_DTYPE for why they
     come out of one record). The decision's context in pub ends with the decision."""
     st = state[0]
-    pub, mine, params, rng = st.pub, st.hid[seat], st.params[seat], st.streams[1 + seat:2 + seat]
+    own = seat_stream(N_CHANCE, N_DECISIONS, seat, decision)
+    pub, mine, params, rng = st.pub, st.hid[seat], st.params[seat], st.streams[own:own + 1]
     for a in range(N_ACTIONS):
         legal[a] = (mask >> a) & 1 == 1
     pub[P_LEGAL] = mask
@@ -126,16 +127,19 @@ def ask_controlled(g, decision, seat, mask):
     plain path passes no more arrays than it needs (each one costs on every decision)."""
     ctl, kinds, state, legal, log = g[4], g[5], g[6], g[7], g[9]
     st = state[0]
-    pub, mine, params, rng = st.pub, st.hid[seat], st.params[seat], st.streams[1 + seat:2 + seat]
+    own = seat_stream(N_CHANCE, N_DECISIONS, seat, decision)
+    pub, mine, params, rng = st.pub, st.hid[seat], st.params[seat], st.streams[own:own + 1]
     for a in range(N_ACTIONS):
         legal[a] = (mask >> a) & 1 == 1
     pub[P_LEGAL] = mask
     mine[H_DECISIONS] += 1
-    h = control.hash_ints(pub, np.uint64(decision * 2 + seat))
-    h = control.hash_ints(mine, h)
-    h = control.hash_ints(legal, h)
-    h = control.hash_floats(params, h)
-    h = control.hash_ints(rng, h)
+    h = np.uint64(0)
+    if control.needs_hash(ctl, seat):
+        h = control.hash_ints(pub, np.uint64(decision * 2 + seat))
+        h = control.hash_ints(mine, h)
+        h = control.hash_ints(legal, h)
+        h = control.hash_floats(params, h)
+        h = control.hash_ints(rng, h)
     a = control.before_decision(ctl, seat, decision, h, legal)
     if a < 0:
         a = decide(kinds[seat], decision, seat, pub, mine, legal, params, rng)
@@ -830,8 +834,9 @@ def redeal(g, seat):
             for a in range(N_ACTIONS):
                 legal[a] = (mask >> a) & 1 == 1
             pub[P_REGION] = r
+            own = seat_stream(N_CHANCE, N_DECISIONS, opp, D_PLACE)
             c = decide(g[5][opp], np.int64(D_PLACE), np.int64(opp), pub, st.hid[opp], legal,
-                       st.params[opp], st.streams[1 + opp:2 + opp])
+                       st.params[opp], st.streams[own:own + 1])
             if c < 0 or c >= N_ACTIONS or not legal[c]:
                 c = nth_bit(mask, control.rand_below(ctl, popcount(mask)))
             hid[opp, H_HAND] &= ~(1 << c)

@@ -107,8 +107,10 @@ HID_SIZE = H_MEMORY + MEMORY_SIZE
 # pub, hid, the seats' strategy parameters and random streams live in one record, so that asking
 # a strategy passes one pointer instead of five arrays (numba passes an array as 7-9 machine words
 # on the stack; ~150 asks a game made that a quarter of the run time).
+N_CHANCE = 1  # random streams (sim.rng): 0 = tiles and decks; then one per (seat, decision type)
 STATE_DTYPE = np.dtype([("pub", np.int64, (PUB_SIZE,)), ("hid", np.int64, (2, HID_SIZE)),
-                        ("params", np.float64, (2, N_STRATEGY_PARAMS)), ("streams", np.uint64, (3,))])
+                        ("params", np.float64, (2, N_STRATEGY_PARAMS)),
+                        ("streams", np.uint64, (N_CHANCE + 2 * N_DECISIONS,))])
 
 # Kernel-only state ks[...]: hidden from everyone (deck order, bookkeeping for the record).
 K_ROW = 0

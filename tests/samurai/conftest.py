@@ -13,7 +13,7 @@ import pytest
 
 from sim.control import new_ctl
 from sim.game import get_game
-from sim.rng import master_key, seed_game
+from sim.rng import master_key, seed_game, stream_count
 from sim.samurai import kernel as K
 from sim.samurai import layout as L
 from sim.samurai.rules import CARD_IDS, CHARACTER_IDS, SamuraiRules, _key
@@ -49,7 +49,7 @@ class Table:
         self.pub = np.zeros(L.PUB_SIZE, np.int64)
         self.hid = np.zeros((n, L.HID_SIZE), np.int64)
         self.ks = np.zeros(L.KS_SIZE, np.int64)
-        streams = np.zeros(1 + n + 3, np.uint64)
+        streams = np.zeros(stream_count(L.N_CHANCE, n, L.N_DECISIONS), np.uint64)
         seed_game(master_key(seed), 0, streams)
         self.log = np.zeros((4096, L.LOG_WIDTH), np.int64)
         self.error = np.full(4, -1, np.int64)

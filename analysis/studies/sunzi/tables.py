@@ -20,7 +20,6 @@ from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from sim.results import Results
 from sim.sunzi import layout as L
@@ -213,19 +212,14 @@ def mode_comparison(batches: Sequence[tuple[Mapping, Results]], variant: str = "
             if name == baseline:
                 continue
             paired = T.paired_table(batch, base, ["win_0"], confidence).iloc[0]
-            a, b = batch.records["win_0"].to_numpy(float), base.records["win_0"].to_numpy(float)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                corr = np.corrcoef(a, b)[0, 1] if a.std() > 0 and b.std() > 0 else np.nan
-            unpaired = stats.norm.ppf(0.5 + confidence / 2) * np.sqrt(
-                a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
-            same = np.ones(a.size, bool)
+            same = np.ones(int(paired["n"]), bool)
             for seat in SIDES:
                 same &= (batch.records[f"opening_{seat}"].to_numpy()
                          == base.records[f"opening_{seat}"].to_numpy())
             rows.append({**dict(rest), "comparison": f"{name} - {baseline}",
                          **{k: paired[k] for k in ("n", "mean_a", "mean_b", "diff", "ci_low",
-                                                   "ci_high", "p")},
-                         "corr": corr, "unpaired_half": unpaired, "same_opening": same.mean()})
+                                                   "ci_high", "p", "corr", "unpaired_half")},
+                         "same_opening": same.mean()})
             provenances.append(dict(batch.provenance))
         provenances.append(dict(base.provenance))
     frame = pd.DataFrame(rows)
