@@ -260,13 +260,13 @@ def _sunzi_modes(doc: "Doc", SZ, modes) -> None:
              "hands in both modes (basic and advanced decks hold different cards, so their "
              "shuffles differ). `corr` is the correlation of the per-game results: the variance "
              "that pairing removes; compare the paired interval with `unpaired half-width`, "
-             "the half-width two independent batches would give. With random players it is "
-             f"small here ({random_rows['corr'].min():.2f} to {random_rows['corr'].max():.2f}) "
-             "even where the deal is the same: a random player's stream is consumed by every "
-             "decision, so one extra decision (a leader power) desynchronises the rest of the "
-             "game. The heuristics decide deterministically, so their games stay aligned (their "
-             "`corr` is n/a when one mode's results never vary). The test is valid either way; "
-             "it is only sharper when `corr` is high.")
+             "the half-width two independent batches would give. With random players it runs "
+             f"from {random_rows['corr'].min():.2f} to {random_rows['corr'].max():.2f} here: "
+             "each seat draws from one stream per decision type, so the decisions a mode adds "
+             "(leader powers, purchases) do not shift the placements' random numbers, but a "
+             "mode that deals from another deck plays another game from the first card "
+             "(docs/statistics.md measures both). `corr` is n/a when one mode's results never "
+             "vary. The test is valid either way; it is only sharper when `corr` is high.")
     doc.table("b_mode_paired", paired, pd.DataFrame({
         "pairing": paired["pairing"], "comparison": paired["comparison"],
         "White: variant": paired["mean_a"].map("{:.2%}".format),
