@@ -20,13 +20,13 @@ from sim.errors import RulesError
 
 from . import metrics as M
 from . import specs
-from .precision import check_precision, run_batch
+from .precision import check_precision, open_run, run_batch
 from ..stats import holm, paired_difference
 
 
 def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_games: int = 10_000,
                    seed: int = 0, *, precision: float | None = None, max_games: int | None = None,
-                   jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+                   jobs: int = 1, progress: bool = False, run_dir=None) -> pd.DataFrame:
     """Paired effect of each variant against the base on every headline metric.
 
     Parameters
@@ -34,6 +34,7 @@ def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_ga
     variants : {label: rules dataclass, or dict of option changes from the base}.
     n_games, precision : the base batch's size, or the precision it is grown to; every variant
         then plays exactly the base's games.
+    run_dir : a folder (made by :func:`open_run`) that keeps every finished chunk.
 
     Returns
     -------
@@ -44,7 +45,7 @@ def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_ga
     check_precision(precision, max_games)
     spec, base = specs.resolve(game, rules)
     base_run = run_batch(spec, base, strategies, n_games, seed, precision=precision,
-                         max_games=max_games, jobs=jobs, stream=False)
+                         max_games=max_games, jobs=jobs, stream=False, run_dir=run_dir)
     n = base_run.provenance["n_games"]
     base_values = M.per_game(base_run.records, spec, base.n_seats)
     rows, batches = [], [base_run.provenance]
@@ -52,7 +53,8 @@ def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_ga
                                disable=not progress):
         if isinstance(variant, Mapping):
             variant = base.replace(**variant)
-        result = run_batch(spec, variant, strategies, n, seed, jobs=jobs, stream=False)
+        result = run_batch(spec, variant, strategies, n, seed, jobs=jobs, stream=False,
+                           run_dir=run_dir)
         batches.append(result.provenance)
         values = M.per_game(result.records, spec, variant.n_seats)
         for metric, before in base_values.items():
@@ -75,12 +77,14 @@ def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_ga
 
 def ablate(game, rules=None, strategies="random", n_games: int = 10_000, seed: int = 0, *,
            knobs: Sequence[str] | None = None, precision: float | None = None,
-           max_games: int | None = None, jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+           max_games: int | None = None, jobs: int = 1, progress: bool = False,
+           run_dir=None) -> pd.DataFrame:
     """Every tunable knob one step up and one step down, paired against the current values.
 
     Parameters
     ----------
     knobs : knob or vector-option names (default: every declared tunable of the game).
+    run_dir : a folder that keeps every finished chunk: the same call resumes a killed run.
 
     Returns
     -------
@@ -108,8 +112,10 @@ def ablate(game, rules=None, strategies="random", n_games: int = 10_000, seed: i
                 variants[label] = base.with_knobs({name: value})
             except RulesError as refused:
                 skipped.append((label, f"refused by the rules: {refused}"))
+    run_dir = open_run(run_dir, "ablate", spec, base, strategies, seed=seed, n_games=n_games,
+                       knobs=names, precision=precision, max_games=max_games)
     effects = paired_effects(spec, base, strategies, variants, n_games, seed, precision=precision,
-                             max_games=max_games, jobs=jobs, progress=progress)
+                             max_games=max_games, jobs=jobs, progress=progress, run_dir=run_dir)
     rows = [effects.assign(status="ok")]
     if skipped:
         rows.append(pd.DataFrame([{"variant": label, "metric": m, "status": why}

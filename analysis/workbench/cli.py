@@ -102,6 +102,9 @@ def _common(parser, games, add_game_arguments, name, default_games, precision=No
     parser.add_argument("--max-games", type=int, default=None, help="cap for --precision")
     parser.add_argument("--out", type=Path, default=None,
                         help=f"output folder (default workbench/GAME-{name})")
+    parser.add_argument("--run-dir", type=Path, default=None, metavar="DIR",
+                        help="keep every finished chunk in DIR; running the same command again "
+                        "after a crash resumes it (a different command is refused)")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -122,16 +125,16 @@ def run_simulate_precise(args) -> int:
 
     from .precision import DEFAULT_MAX_GAMES, simulate_precise
 
-    if getattr(args, "run_dir", None) or getattr(args, "dask", None):
+    if getattr(args, "dask", None):
         raise BalanceError("--precision grows the batch in steps; it cannot be combined with "
-                           "--run-dir or --dask yet")
+                           "--dask yet")
     spec, rules, strategies = game_request(args)
     extra = {"rotate_seats": True} if getattr(args, "rotate_seats", False) else {}
     results = simulate_precise(spec, rules, strategies, args.precision, args.seed,
                                max_games=args.max_games or DEFAULT_MAX_GAMES, jobs=args.jobs,
                                chunk_size=args.chunk_size, backend=args.backend,
                                stream=args.stream, progress=False if args.no_progress else None,
-                               **extra)
+                               run_dir=getattr(args, "run_dir", None), **extra)
     p = results.provenance
     print(print_summary(results))
     print(f"\n{p['n_games']:,} games (steps {', '.join(f'{n:,}' for n in p['steps'])}): precision "
@@ -183,7 +186,8 @@ def run_sweep(args) -> int:
 
     spec, rules, strategies = _request(args)
     table = sweep(spec, args.vary, rules, strategies, args.games, args.seed, precision=args.precision,
-                  max_games=args.max_games, jobs=args.jobs, progress=not args.no_progress)
+                  max_games=args.max_games, jobs=args.jobs, progress=not args.no_progress,
+                  run_dir=args.run_dir)
     metric = args.metric or primary_metric(spec)
     figure = sweep_figure(table, metric)
     varied = list(table.attrs["provenance"]["vary"])
@@ -202,7 +206,7 @@ def run_ablate(args) -> int:
     spec, rules, strategies = _request(args)
     table = ablate(spec, rules, strategies, args.games, args.seed, knobs=args.param,
                    precision=args.precision, max_games=args.max_games, jobs=args.jobs,
-                   progress=not args.no_progress)
+                   progress=not args.no_progress, run_dir=args.run_dir)
     metric = args.metric or primary_metric(spec)
     part = table[table["metric"] == metric]
     print(f"paired change in {metric} (n={table.attrs['provenance']['n_games']:,} games per variant, "
@@ -221,7 +225,7 @@ def run_sensitivity(args) -> int:
     table = sensitivity(spec, args.vary, rules, strategies, args.games, args.seed,
                         methods=args.method or METHODS, samples=args.samples, metrics=args.metric,
                         precision=args.precision, max_games=args.max_games, jobs=args.jobs,
-                        progress=not args.no_progress)
+                        progress=not args.no_progress, run_dir=args.run_dir)
     print(table.drop(columns=["n_games"]).to_string(index=False, float_format="{:.4f}".format))
     out = _out(args, "sensitivity")
     for path in _save(out, "sensitivity", table):
@@ -241,7 +245,7 @@ def run_tune(args) -> int:
                   trials=args.trials, search_games=args.search_games, tolerance=args.tolerance,
                   fewest_changes=args.fewest_changes, precision=args.precision or 0.5,
                   max_games=args.max_games or 1_000_000, jobs=args.jobs,
-                  progress=not args.no_progress)
+                  progress=not args.no_progress, run_dir=args.run_dir)
     keys = list(result.verified.attrs["provenance"]["over"])
     changed = result.values[result.values["changed"]]
     print("changed values:" if len(changed) else "no value changed")

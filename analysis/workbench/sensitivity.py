@@ -19,7 +19,7 @@ from sim.errors import RulesError
 
 from . import metrics as M
 from . import specs
-from .precision import check_precision, run_batch
+from .precision import check_precision, open_run, run_batch
 
 METHODS = ("morris", "sobol")
 
@@ -28,7 +28,7 @@ def sensitivity(game, vary: Sequence[str] | Mapping, rules=None, strategies="ran
                 n_games: int = 2_000, seed: int = 0, *, methods: Sequence[str] = METHODS,
                 samples: int = 32, metrics: Sequence[str] | None = None,
                 precision: float | None = None, max_games: int | None = None, jobs: int = 1,
-                progress: bool = False) -> pd.DataFrame:
+                progress: bool = False, run_dir=None) -> pd.DataFrame:
     """Morris mu* / sigma and Sobol S1 / ST of each varied knob on each metric.
 
     Parameters
@@ -38,6 +38,7 @@ def sensitivity(game, vary: Sequence[str] | Mapping, rules=None, strategies="ran
     samples : Morris trajectories, and Sobol's base sample N (a power of 2; N * (D + 2) runs).
     metrics : headline metrics to analyse (default: the game's headline ends, the first-seat
         advantage and the mean length).
+    run_dir : a folder that keeps every finished chunk: the same call resumes a killed run.
     n_games, precision : games per point, or the precision the current variant is grown to
         (every point then plays that many games).
 
@@ -67,9 +68,13 @@ def sensitivity(game, vary: Sequence[str] | Mapping, rules=None, strategies="ran
     bad = [m for m in wanted if m not in known]
     if bad:
         raise specs.WorkbenchError(f"unknown metric(s) {', '.join(bad)}; choose from {', '.join(known)}")
+    run_dir = open_run(run_dir, "sensitivity", spec, base, strategies, seed=seed,
+                       n_games=n_games, ranges={k: list(v) for k, v in ranges.items()},
+                       methods=list(methods), samples=samples, precision=precision,
+                       max_games=max_games)
     if precision is not None:
         n_games = run_batch(spec, base, strategies, None, seed, precision=precision,
-                            max_games=max_games, jobs=jobs).provenance["n_games"]
+                            max_games=max_games, jobs=jobs, run_dir=run_dir).provenance["n_games"]
     problem = {"num_vars": len(names), "names": names,
                "bounds": [list(ranges[name]) for name in names]}
     cache: dict[tuple, dict] = {}
@@ -86,7 +91,8 @@ def sensitivity(game, vary: Sequence[str] | Mapping, rules=None, strategies="ran
                 except RulesError as refused:
                     raise specs.WorkbenchError(f"the rules refuse a point of the ranges ({refused}); "
                                                "narrow the --vary ranges") from None
-                result = run_batch(spec, variant, strategies, n_games, seed, jobs=jobs)
+                result = run_batch(spec, variant, strategies, n_games, seed, jobs=jobs,
+                                   run_dir=run_dir)
                 cache[key] = M.headline(result.summary)
                 batches.append(result.provenance)
             out[i] = [cache[key][m] for m in wanted]

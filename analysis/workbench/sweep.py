@@ -13,12 +13,13 @@ from sim import __version__
 
 from . import metrics as M
 from . import specs
-from .precision import check_precision, run_batch
+from .precision import check_precision, open_run, run_batch
 
 
 def sweep(game, vary: Sequence[str] | Mapping[str, Sequence], rules=None, strategies="random",
           n_games: int = 10_000, seed: int = 0, *, precision: float | None = None,
-          max_games: int | None = None, jobs: int = 1, progress: bool = False) -> pd.DataFrame:
+          max_games: int | None = None, jobs: int = 1, progress: bool = False,
+          run_dir=None) -> pd.DataFrame:
     """One row per grid point: the varied values, n_games, and every headline metric with its
     95% interval (columns ``m``, ``m_low``, ``m_high``; see analysis.workbench.metrics).
 
@@ -30,17 +31,21 @@ def sweep(game, vary: Sequence[str] | Mapping[str, Sequence], rules=None, strate
     rules, strategies : the base variant and seats; a point overrides what it varies.
     n_games, seed : games per point and the master seed shared by every point.
     precision, max_games : grow each point until every rate's half-width <= precision pp.
+    run_dir : a folder that keeps every finished chunk: the same call resumes a killed sweep.
     """
     check_precision(precision, max_games)
     spec, base = specs.resolve(game, rules)
     grid = specs.parse_grid(vary)
     specs.check_names(spec, base, grid)
     points = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]
+    run_dir = open_run(run_dir, "sweep", spec, base, strategies, seed=seed, n_games=n_games,
+                       vary={k: list(map(str, v)) for k, v in grid.items()},
+                       precision=precision, max_games=max_games)
     rows, batches = [], []
     for assignment in tqdm(points, desc=f"sweep {spec.name}", unit="point", disable=not progress):
         point_rules, point_strategies = specs.point(spec, base, strategies, assignment)
         result = run_batch(spec, point_rules, point_strategies, n_games, seed,
-                           precision=precision, max_games=max_games, jobs=jobs)
+                           precision=precision, max_games=max_games, jobs=jobs, run_dir=run_dir)
         rows.append({**assignment, **M.headline(result.summary)})
         batches.append(result.provenance)
     table = specs.numeric_columns(pd.DataFrame(rows), grid)

@@ -45,7 +45,7 @@ from sim.errors import RulesError
 
 from . import metrics as M
 from . import specs
-from .precision import check_precision, run_batch
+from .precision import check_precision, open_run, run_batch
 
 CANDIDATES = 8        # best trials re-played before the winner is chosen
 FINAL_FACTOR = 4      # ... on this many times the search's largest sample
@@ -92,7 +92,7 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
          over: Sequence[str] | Mapping | None = None, rules=None, strategies="random",
          seed: int = 0, *, trials: int = 150, search_games: int = 64_000, tolerance: float = 0.02,
          fewest_changes: bool = False, precision: float = 0.5, max_games: int = 1_000_000,
-         jobs: int = 1, progress: bool = False) -> TuneResult:
+         jobs: int = 1, progress: bool = False, run_dir=None) -> TuneResult:
     """Search values of the varied knobs that bring every target metric to its value at every
     ``over`` point; verify the winner on a fresh seed.
 
@@ -107,6 +107,9 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
     fewest_changes : prefer changing as few knobs as possible from their current values.
     precision, max_games : the verification batch grows until every rate's half-width is at
         most ``precision`` pp (or ``max_games``).
+    run_dir : a folder that keeps every finished chunk. The search is deterministic (seeded
+        sampler, batches on the search seed), so the same call replays the finished trials from
+        disk and resumes a killed run to the same result.
     """
     import optuna
 
@@ -142,12 +145,16 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
             "two runs (" + ", ".join(n for n in ranges[0] if set(knobs[0][n].per) & set(grid))
             + " are per point)")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    run_dir = open_run(run_dir, "tune", spec, base, strategies, seed=seed, targets=goals,
+                       vary=vary, over={k: list(map(str, v)) for k, v in grid.items()},
+                       trials=trials, search_games=search_games, tolerance=tolerance,
+                       fewest_changes=fewest_changes, precision=precision, max_games=max_games)
 
     trial_rows, tuned = [], {}
     bar = tqdm(total=trials * len(groups), desc=f"tune {spec.name}", unit="trial", disable=not progress)
     for group in groups:
         search = _Search(spec, [points[i] for i in group], ranges[group[0]], knobs[group[0]], goals,
-                         strategies, seed, search_games, tolerance, fewest_changes, jobs)
+                         strategies, seed, search_games, tolerance, fewest_changes, jobs, run_dir)
         best, rows = search.run(optuna, trials, bar)
         for i in group:
             tuned[i] = best
@@ -165,7 +172,7 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
             value_rows.append({**assignment, "parameter": name, "current": current,
                                "tuned": value, "changed": value != current})
         result = run_batch(spec, variant, point_strategies, None, verify_seed,
-                           precision=precision, max_games=max_games, jobs=jobs)
+                           precision=precision, max_games=max_games, jobs=jobs, run_dir=run_dir)
         batches.append(result.provenance)
         row = M.headline(result.summary)
         for metric, target in goals.items():
@@ -203,9 +210,9 @@ class _Search:
     """One Optuna study over one set of knobs, evaluated at one or several points."""
 
     def __init__(self, spec, points, ranges, knobs, goals, strategies, seed, search_games,
-                 tolerance, fewest_changes, jobs):
+                 tolerance, fewest_changes, jobs, run_dir=None):
         self.spec, self.points, self.ranges, self.knobs = spec, points, ranges, knobs
-        self.goals, self.seed, self.jobs = goals, seed, jobs
+        self.goals, self.seed, self.jobs, self.run_dir = goals, seed, jobs, run_dir
         self.tolerance, self.fewest = tolerance, fewest_changes
         self.floor = tolerance / 8            # the search's finest half-width
         self.max_games = search_games
@@ -231,7 +238,7 @@ class _Search:
                 self.cache[key] = (math.inf, {})
                 return self.cache[key]
             row = M.headline(run_batch(self.spec, variant, strategies, n, self.seed,
-                                       jobs=self.jobs).summary)
+                                       jobs=self.jobs, run_dir=self.run_dir).summary)
             for metric, target in self.goals.items():
                 estimates[f"{_label(assignment)}: {metric}"] = row[metric]
                 worst = max(worst, abs(row[metric] - target))
