@@ -1,7 +1,8 @@
 """Golden games, shared by every game's tests: a stored scripted game replayed exactly.
 
 Each ``tests/<game>/golden/*.json`` holds the game, its rule options (fixed decks), each seat's
-script, the hand-written reasoning ("why") and the expected record and full event list. A game's
+script, the hand-written reasoning ("why") and the expected record and full event list, and
+optionally the "seed" of play_one (default 0; regenerate keeps it). A game's
 test module supplies ``seats(game_json)``, the strategies that replay its scripts.
 """
 import argparse
@@ -18,7 +19,9 @@ def golden_files(game: str) -> list[Path]:
 
 
 def replay(game: dict, seats) -> tuple[dict, list]:
-    record, events, _ = play_one(game["game"], game["rules"], seats)
+    # An optional "seed" (default 0) picks play_one's random streams, so that a game played by
+    # built-in strategies can be chosen among seeds for the rules it exercises.
+    record, events, _ = play_one(game["game"], game["rules"], seats, seed=game.get("seed", 0))
     return record, [[int(x) for x in row] for row in events]
 
 

@@ -1,8 +1,11 @@
 """Golden games, one per player count: stored games replayed exactly (events and record).
 
 Each golden/*.json holds the rule options, the strategy at every seat (built-ins with the
-stored seed 0 of sim.runner.play_one: their random streams make the game a fixed script), the
-checked reading of what happens ("why") and the expected record and full event list.
+stored "seed" of sim.runner.play_one: their random streams make the game a fixed script), the
+checked reading of what happens ("why") and the expected record and full event list. The seeds
+are chosen so that the five games together cover every character and the rare rules (see
+test_golden_games_cover_every_character_and_the_rare_rules); tests/samurai/referee.py checks
+each game against the rules (test_samurai_referee.py).
 golden/regenerate.py rewrites "expected" only when run by hand after a deliberate rule change.
 """
 import json
@@ -45,3 +48,27 @@ def test_golden_games_exercise_the_main_rules():
     assert any(isinstance(x, tuple) and x[0] == "parry" for x in seen)
     assert any(isinstance(x, tuple) and x[1] in (L.BATTLE_CRY, L.JUJUTSU) for x in seen)
     assert L.END_HONOUR in ends
+
+
+def test_golden_games_cover_every_character_and_the_rare_rules():
+    """Across the golden games: all 12 characters (SS-3), a Swordmaster victory at 4+ players
+    (SS-20), a Deadly strike (SS-19), Hanzo's weapon played as a Parry against a weapon and
+    Ieyasu's first draw from the discard pile (SS-3). A regeneration that loses one fails here:
+    pick other seeds then."""
+    characters, seen = set(), set()
+    for path in GOLDEN:
+        game = json.loads(path.read_text())
+        n, events = game["rules"]["n_players"], game["expected"]["events"]
+        character = {s: a for e, _t, s, a, _b, _c, _d in events if e == L.EV_CHARACTER}
+        characters |= set(character.values())
+        for e, _t, s, a, b, _c, d in events:
+            if e == L.EV_END and a == L.END_SWORDMASTER and n >= 4 and b:
+                seen.add("swordmaster")
+            if e == L.EV_END and d >= 0:
+                seen.add("deadly strike")
+            if e == L.EV_REACT and b < L.N_WEAPONS and a < L.N_WEAPONS and character[s] == L.HANZO:
+                seen.add("Hanzo weapon-parry")
+            if e == L.EV_DRAWS and b == 1 and character[s] == L.IEYASU:
+                seen.add("Ieyasu discard draw")
+    assert characters == set(range(L.N_PRINTED_CHARACTERS))
+    assert seen == {"swordmaster", "deadly strike", "Hanzo weapon-parry", "Ieyasu discard draw"}
