@@ -68,7 +68,10 @@ PLAN_PRESET = 47       # search decisions given in advance (a game continued fro
 WIDEN = 48             # progressive widening's W x 1e6 (0: every legal action is tried first)
 WIDEN_ALPHA = 49       # progressive widening's exponent x 1e6
 WIDEN_AT = 50          # 1 + the node whose new action the rollout policy is suggesting (0 none)
-HEADER = 51
+PAIRED = 51            # 1 = root actions are compared on the same worlds (search.root_world)
+WORLD_SEED = 52        # the search's seed of its worlds
+ROOT_PICK = 53         # 2 + the root action chosen before the world was drawn (1: a new one)
+HEADER = 54
 
 ROTATE = 1
 TRACE = 2
@@ -252,12 +255,25 @@ def lowest_legal(legal):
     return -1
 
 
+@njit(cache=True, inline="always")
+def forced(legal):
+    """True when at most one action is legal: nothing for a search to decide."""
+    seen = 0
+    for a in range(legal.shape[0]):
+        if legal[a]:
+            seen += 1
+            if seen > 1:
+                return False
+    return True
+
+
 @njit(cache=True)
 def before_decision(ctl, seat, decision, obs_hash, legal):
     """An action the controller takes itself, or -1 to let the seat's strategy decide.
 
     A stopped game takes its lowest legal action. In a real game a search seat replays its
-    committed decisions and pauses the game at a new one. In a search iteration the decisions
+    committed decisions and pauses the game at a new one (not at a forced one: a single legal
+    action is taken, and the tree skips such decisions too). In a search iteration the decisions
     before the fork replay the real game; from the fork on the searched seat follows the tree
     while it can, and every other decision is left to the strategies (the rollout policy).
     Where the tree widens a node it returns -1 too: the seat's strategy (in an iteration, the
@@ -272,6 +288,8 @@ def before_decision(ctl, seat, decision, obs_hash, legal):
         if cursor < ctl[PLAN_N] and ctl[row] == ctl[ASKS]:
             ctl[PLAN_CURSOR] = cursor + 1
             return ctl[row + 1]
+        if forced(legal):
+            return lowest_legal(legal)
         ctl[PENDING_SEAT], ctl[FORK], ctl[STOPPED] = seat, ctl[ASKS], 1
         ctl[SEARCH_RNG] = np.int64(mix64(np.uint64(obs_hash) ^ mix64(
             np.uint64(ctl[GAME] * 1024 + ctl[PLAN_N]))))
@@ -280,7 +298,7 @@ def before_decision(ctl, seat, decision, obs_hash, legal):
         k = ctl[ASKS]
         if k < ctl[FORK]:
             return ctl[ctl[O_ALL] + k]
-        if seat == ctl[SEARCHER] and ctl[NODE] >= 0:
+        if seat == ctl[SEARCHER] and ctl[NODE] >= 0 and (k == ctl[FORK] or not forced(legal)):
             return search.tree_step(ctl, obs_hash, legal, k == ctl[FORK])
     return -1
 
@@ -343,6 +361,8 @@ def begin_search(ctl, seat_params):
     ctl[C_UCT] = np.int64(seat_params[seat, 1] * 1e6)
     ctl[WIDEN] = np.int64(seat_params[seat, 3] * 1e6)
     ctl[WIDEN_ALPHA] = np.int64(seat_params[seat, 4] * 1e6)
+    ctl[PAIRED] = 1 if seat_params[seat, 5] > 0 else 0
+    ctl[WORLD_SEED] = ctl[SEARCH_RNG]
     search.reset(ctl)
     return ctl[BUDGET]
 
@@ -362,9 +382,13 @@ def begin_iteration(ctl, seat_kinds, seat_params):
     ctl[NODE] = 0
     ctl[PATH_N] = 0
     ctl[WIDEN_AT] = 0
+    ctl[ROOT_PICK] = 0
     state = np.uint64(ctl[SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
     ctl[SEARCH_RNG] = np.int64(state)
     ctl[RNG] = np.int64(mix64(state))  # the redeal draws from the search's own randomness
+    if ctl[PAIRED]:  # ... world by world, the same worlds for every root action
+        world = np.uint64(search.root_world(ctl) + 1)
+        ctl[RNG] = np.int64(mix64(np.uint64(ctl[WORLD_SEED]) + world * np.uint64(0x9E3779B97F4A7C15)))
     me = ctl[SEARCHER]
     if seat_kinds[me] != SEARCH_KIND:
         return  # seated for the rollout by this search's first iteration (end_search re-seats)

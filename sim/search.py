@@ -76,8 +76,13 @@ def _rand_below(ctl, n):
 
 
 @njit(cache=True)
-def _random_untried(ctl, n_o, legal, untried):
-    """One of the `untried` legal actions never tried at the node, uniformly."""
+def _random_untried(ctl, n_o, legal):
+    """One of the legal actions never tried at the node, uniformly (-1 if none)."""
+    untried = 0
+    for a in range(legal.shape[0]):
+        untried += legal[a] and ctl[n_o + a] == 0
+    if untried == 0:
+        return -1
     r = _rand_below(ctl, untried)
     for a in range(legal.shape[0]):
         if legal[a] and ctl[n_o + a] == 0:
@@ -95,6 +100,45 @@ def widening_limit(widen, alpha, visits, n_legal):
     if widen <= 0.0:
         return n_legal
     return min(n_legal, max(1, np.int64(np.ceil(widen * (visits + 1.0) ** alpha - 1e-9))))
+
+
+@njit(cache=True)
+def _choose(ctl, node, legal, width, from_av):
+    """The node's choice: -1 when it is due a new action (below its widening limit), otherwise
+    the tried action with the best UCB value. ``from_av``: before the visit, reading the legal
+    actions from the availability counts (the legal set is part of a node's key, so every legal
+    action has been counted at each earlier visit; ``legal`` is not read then)."""
+    A = ctl[C.N_ACTIONS]
+    base = ctl[C.O_NODES] + node * (1 + 3 * A)
+    n_o, w_o, av_o = base + 1, base + 1 + A, base + 1 + 2 * A
+    n_legal, tried, visits = 0, 0, 0
+    for a in range(width):
+        if ctl[av_o + a] > 0 if from_av else legal[a]:
+            n_legal += 1
+            tried += ctl[n_o + a] > 0
+            visits += ctl[n_o + a]
+    if tried < widening_limit(ctl[C.WIDEN] / SCALE, ctl[C.WIDEN_ALPHA] / SCALE, visits, n_legal):
+        return -1
+    c = ctl[C.C_UCT] / SCALE
+    best, pick = -1e300, -1
+    for a in range(width):
+        n = ctl[n_o + a]
+        if n > 0 and (ctl[av_o + a] > 0 if from_av else legal[a]):
+            v = ctl[w_o + a] / (SCALE * n) + c * np.sqrt(np.log(ctl[av_o + a] + from_av) / n)
+            if v > best:
+                best, pick = v, a
+    return pick
+
+
+@njit(cache=True)
+def root_world(ctl):
+    """Choose the root's action before the iteration's world is drawn, and return which world
+    to draw: the k-th iteration through a root action plays world k (the same k-th world for
+    every action), so that root actions are compared on the same worlds (common random
+    numbers: with deterministic rollouts most of the outcome is the world's)."""
+    pick = _choose(ctl, 0, ctl, ctl[C.N_ACTIONS], True)
+    ctl[C.ROOT_PICK] = pick + 2
+    return ctl[ctl[C.O_NODES] + 1 + pick] if pick >= 0 else 0
 
 
 @njit(cache=True)
@@ -133,31 +177,24 @@ def tree_step(ctl, obs_hash, legal, at_root):
                 ctl[C.NODE] = -1
                 return -1
     base = ctl[C.O_NODES] + node * (1 + 3 * A)
-    n_o, w_o, av_o = base + 1, base + 1 + A, base + 1 + 2 * A
-    L = min(A, legal.shape[0])
-    n_legal, tried, visits = 0, 0, 0
-    for a in range(L):
-        if legal[a]:
+    n_o, av_o = base + 1, base + 1 + 2 * A
+    lg = legal[:min(A, legal.shape[0])]
+    for a in range(lg.shape[0]):
+        if lg[a]:
             ctl[av_o + a] += 1
-            n_legal += 1
-            tried += ctl[n_o + a] > 0
-            visits += ctl[n_o + a]  # the node's legal set is part of its key: its visits so far
-    w = ctl[C.WIDEN] / SCALE
-    if tried < widening_limit(w, ctl[C.WIDEN_ALPHA] / SCALE, visits, n_legal):
-        if w > 0.0:
+    pick = -2
+    if at_root and ctl[C.ROOT_PICK] != 0:  # chosen before the world was drawn (root_world)
+        pick = ctl[C.ROOT_PICK] - 2
+        if pick >= 0 and not (pick < lg.shape[0] and lg[pick] and ctl[n_o + pick] > 0):
+            pick = -2
+    if pick == -2:
+        pick = _choose(ctl, node, lg, lg.shape[0], False)
+    if pick < 0:  # a new action
+        if ctl[C.WIDEN] > 0:
             ctl[C.WIDEN_AT] = node + 1
             ctl[C.NODE] = -1 if added else node
             return -1
-        _descend(ctl, node, _random_untried(ctl, n_o, legal[:L], n_legal - tried), added)
-        return ctl[C.LAST_ACTION]
-    c = ctl[C.C_UCT] / SCALE
-    best, pick = -1e300, -1
-    for a in range(L):
-        if legal[a] and ctl[n_o + a] > 0:
-            n = ctl[n_o + a]
-            v = ctl[w_o + a] / (SCALE * n) + c * np.sqrt(np.log(ctl[av_o + a]) / n)
-            if v > best:
-                best, pick = v, a
+        pick = _random_untried(ctl, n_o, lg)
     _descend(ctl, node, pick, added)
     return pick
 
@@ -172,14 +209,12 @@ def widen(ctl, legal, suggested):
     added = ctl[C.NODE] < 0
     A = ctl[C.N_ACTIONS]
     n_o = ctl[C.O_NODES] + node * (1 + 3 * A) + 1
-    L = min(A, legal.shape[0])
+    lg = legal[:min(A, legal.shape[0])]
     pick = suggested
-    if not (0 <= pick < L and legal[pick] and ctl[n_o + pick] == 0):
-        untried = 0
-        for a in range(L):
-            untried += legal[a] and ctl[n_o + a] == 0
-        pick = _random_untried(ctl, n_o, legal[:L], untried) if untried > 0 else suggested
-    if 0 <= pick < L:
+    if not (0 <= pick < lg.shape[0] and lg[pick] and ctl[n_o + pick] == 0):
+        other = _random_untried(ctl, n_o, lg)
+        pick = other if other >= 0 else suggested
+    if 0 <= pick < lg.shape[0]:
         _descend(ctl, node, pick, added)
     else:
         ctl[C.NODE] = -1

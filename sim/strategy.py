@@ -75,7 +75,8 @@ class SeatPlan:
 
 MAX_DECISIONS = 4096  # decisions of one game a search can replay
 SEARCH_NAMES = ("ismcts",)
-SEARCH_DEFAULTS = {"budget": 256.0, "c": 0.7, "rollout": "random", "widen": 1.0, "alpha": 0.5}
+SEARCH_DEFAULTS = {"budget": 256.0, "c": 0.7, "rollout": "random", "widen": 1.0, "alpha": 0.5,
+                   "paired": 1.0}
 
 
 def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
@@ -145,6 +146,7 @@ def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
     try:
         budget, c = int(float(values["budget"])), float(values["c"])
         widen, alpha = float(values["widen"]), float(values["alpha"])
+        paired = float(values["paired"])
     except ValueError:
         raise StrategyError(f"{text!r}: budget must be an integer; c, widen and alpha numbers") \
             from None
@@ -152,6 +154,8 @@ def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
         raise StrategyError(f"{text!r}: budget must be 1..100000 and c >= 0")
     if not 0 <= widen <= 1000 or not 0 < alpha <= 1:
         raise StrategyError(f"{text!r}: widen must be 0..1000 (0 = off) and alpha in (0, 1]")
+    if paired not in (0, 1):
+        raise StrategyError(f"{text!r}: paired must be 1 (root actions share worlds) or 0")
     rollout = spec.strategies.get(str(values["rollout"]))
     if rollout is None or rollout.builtin is None or rollout.builtin == SEARCH_KIND:
         raise StrategyError(f"{text!r}: rollout={values['rollout']!r} is not a built-in "
@@ -161,8 +165,11 @@ def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
     label = f"ismcts(budget={budget}, c={c:g}, rollout={rollout.name}"
     if (widen, alpha) != (SEARCH_DEFAULTS["widen"], SEARCH_DEFAULTS["alpha"]):
         label += f", widen={widen:g}, alpha={alpha:g}"
+    if paired != SEARCH_DEFAULTS["paired"]:
+        label += f", paired={paired:g}"
     label += ")"
-    params = (float(budget), c, float(rollout.builtin), widen, alpha, 0, 0, 0, *rollout.params)
+    params = (float(budget), c, float(rollout.builtin), widen, alpha, paired, 0, 0,
+              *rollout.params)
     return Strategy(label, builtin=SEARCH_KIND, params=tuple(params),
                     doc="information-set MCTS: budget iterations per decision")
 

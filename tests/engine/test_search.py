@@ -66,7 +66,8 @@ def test_search_is_deterministic_across_jobs_and_chunks():
 
 @pytest.mark.parametrize("text", ["ismcts:budget=0", "ismcts:depth=3", "ismcts:rollout=nobody",
                                   "ismcts:c=-1", "ismcts:budget=ten", "ismcts:widen=-1",
-                                  "ismcts:alpha=0", "ismcts:alpha=1.5", "ismcts:widen=many"])
+                                  "ismcts:alpha=0", "ismcts:alpha=1.5", "ismcts:widen=many",
+                                  "ismcts:paired=2"])
 def test_bad_search_settings_are_named(text):
     with pytest.raises(StrategyError, match="ismcts"):
         simulate("parthian", None, [text] * 4, 10)
@@ -120,3 +121,23 @@ def test_widening_starts_from_the_rollout_policys_choice():
     columns = [c for c in plain.records.columns if c.startswith(("win_", "points_"))] or \
         list(plain.records.columns)
     assert search.records[columns].equals(plain.records[columns])
+
+
+def test_root_actions_are_compared_on_the_same_worlds():
+    """With paired worlds the root picks its action before the world is drawn and draws world k
+    for the k-th visit of that action: the UCB choice among tried actions, or world 0 (and a
+    new action) while the root is below its widening limit."""
+    from sim import control as C
+    from sim import search
+    ctl = C.new_ctl(search_nodes=4, n_actions=5)
+    ctl[C.WIDEN], ctl[C.WIDEN_ALPHA], ctl[C.C_UCT] = 1_000_000, 500_000, 0
+    search.reset(ctl)
+    root = ctl[C.O_NODES]
+    n, w, av = root + 1, root + 6, root + 11
+    ctl[av:av + 5] = [8, 8, 0, 8, 8]               # actions 0, 1, 3, 4 legal; 8 visits so far
+    ctl[n:n + 5] = [3, 5, 0, 0, 0]
+    ctl[w:w + 5] = [2_000_000, 2_000_000, 0, 0, 0]  # action 0 wins 2/3, action 1 2/5
+    assert search.root_world(ctl) == 0 and ctl[C.ROOT_PICK] == 1   # 2 tried < ceil(9^0.5)
+    ctl[n:n + 5] = [3, 4, 0, 1, 0]                  # 3 tried after 8 visits: at the limit
+    ctl[w:w + 5] = [2_000_000, 2_000_000, 0, 0, 0]  # 2/3 beats 2/4 and 0/1 (c = 0)
+    assert search.root_world(ctl) == 3 and ctl[C.ROOT_PICK] == 2   # action 0, its 4th world
