@@ -296,8 +296,12 @@ def run_strategies(args) -> int:
 
     for name, strategy in get_game(args.game).strategies.items():
         print(f"{name:12s} {strategy.doc}")
+    from .strategy import SEARCH_DEFAULTS
+
+    settings = ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                        for k, v in SEARCH_DEFAULTS.items())
     print("ismcts       the search player (information-set MCTS; docs/search.md): "
-          "ismcts:budget=256,c=0.7,rollout=random (rollout: any built-in above)")
+          f"ismcts:{settings} (rollout: any built-in above)")
     return 0
 
 
