@@ -32,8 +32,10 @@ _ROOT = Path(__file__).resolve().parent.parent
 
 
 def _kernel_files(game: str | None) -> list[Path]:
-    """The shared kernel modules (sim/*.py that jitted code reads), plus one game's own."""
-    files = [p for p in (_ROOT / "sim").glob("*.py") if p.name not in _NOT_KERNEL_CODE]
+    """The shared kernel modules (sim/*.py and the engine core sim/core/*.py that jitted code
+    reads), plus one game's own."""
+    files = [p for p in [*(_ROOT / "sim").glob("*.py"), *(_ROOT / "sim" / "core").glob("*.py")]
+             if p.name not in _NOT_KERNEL_CODE]
     if game is not None:
         files += [p for p in (_ROOT / "sim" / game).rglob("*.py") if p.name not in _NOT_KERNEL_CODE]
         files += list((_ROOT / "strategies").glob(f"{game}.py"))

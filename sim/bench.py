@@ -55,7 +55,7 @@ def measure_search(game: str, budget: int = 64, n_games: int = 20) -> dict:
     """Search iterations per second on one core (ismcts at seat 0, random rollouts, random
     opponents), against random games per second of the same game in the same process."""
     from sim.control import ITERATIONS
-    from sim.game import get_game
+    from sim.games import get_game
     from sim.rng import master_key
     from sim.runner import as_rules, simulate
     from sim.strategy import kernel_for, resolve_seats
@@ -88,7 +88,7 @@ def measure_search(game: str, budget: int = 64, n_games: int = 20) -> dict:
 
 def run_search(budget: int = 64, n_games: int = 20) -> str:
     """`balance bench --search`: the search player's cost, every game, one process each."""
-    from sim.game import game_names
+    from sim.games import game_names
 
     lines = ["| game | search iterations/s per core | random games/s | one iteration costs "
              "(random games) | games/s with one search seat |", "|---|---|---|---|---|"]

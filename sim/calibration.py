@@ -20,7 +20,7 @@ from typing import Callable
 import numpy as np
 
 from .errors import RulesError, RunError
-from .game import get_game
+from .games import get_game
 from .goofspiel import layout as L
 from .goofspiel.rules import GoofspielRules
 
@@ -205,36 +205,39 @@ def observation(rules: GoofspielRules, seat: int, prizes, bids) -> Observation:
     n, n_cards = rules.players, rules.num_cards
     full = (1 << n_cards) - 1
     players = np.zeros((n, L.N_FIELDS), np.int64)
-    players[:, L.HAND] = full
-    players[:, L.CARDS_LEFT] = n_cards
+    players[:, L.P.HAND] = full
+    players[:, L.P.CARDS_LEFT] = n_cards
     info = np.zeros(L.INFO_SIZE, np.int64)
-    info[L.I_UNSEEN] = full
-    info[L.I_CARDS], info[L.I_PLAYERS], info[L.I_TURNS] = n_cards, n, rules.turns
-    info[L.I_ORDER] = L.POINTS_ORDERS.index(rules.points_order)
+    info[L.I.UNSEEN] = full
+    info[L.I.CARDS], info[L.I.PLAYERS], info[L.I.TURNS] = n_cards, n, rules.turns
+    info[L.I.ORDER] = L.POINTS_ORDERS.index(rules.points_order)
     for turn, prize in enumerate(prizes, start=1):
-        info[L.I_TURN], info[L.I_PRIZE] = turn, prize
-        info[L.I_UNSEEN] &= ~(1 << (prize - 1))
+        info[L.I.TURN], info[L.I.PRIZE] = turn, prize
+        info[L.I.UNSEEN] &= ~(1 << (prize - 1))
         if turn > len(bids):
             break
         turn_bids = bids[turn - 1]
         top = max(turn_bids)
         taker = turn_bids.index(top) if turn_bids.count(top) == 1 else -1
         for p, bid in enumerate(turn_bids):
-            players[p, L.HAND] &= ~(1 << (bid - 1))
-            players[p, L.CARDS_LEFT] -= 1
-            players[p, L.LAST_BID] = bid
+            players[p, L.P.HAND] &= ~(1 << (bid - 1))
+            players[p, L.P.CARDS_LEFT] -= 1
+            players[p, L.P.LAST_BID] = bid
         if taker >= 0:
-            players[taker, L.POINTS] += prize
-            players[taker, L.PRIZES] += 1
+            players[taker, L.P.POINTS] += prize
+            players[taker, L.P.PRIZES] += 1
         else:
-            info[L.I_DISCARDED] += prize
-    legal = np.array([(players[seat, L.HAND] >> v) & 1 == 1 for v in range(n_cards)], np.bool_)
+            info[L.I.DISCARDED] += prize
+    legal = np.array([(players[seat, L.P.HAND] >> v) & 1 == 1 for v in range(n_cards)], np.bool_)
     return Observation(seat, players, info, legal, tuple(prizes), tuple(map(tuple, bids)), rules)
 
 
 def builtin_chooser(strategy: str = "random", seed: int = 0) -> Callable[[Observation], int]:
     """A callback for :func:`play_against_openspiel` that plays one of this toolkit's built-in
     goofspiel strategies (its compiled function, with its default parameters)."""
+    from sim.core.state import RANDOM
+    from sim.goofspiel.kernel import Observation as KernelObservation
+    from sim.rng import choose_legal
     from strategies.goofspiel import BUILTINS, builtin_decide
 
     if strategy not in BUILTINS:
@@ -245,8 +248,10 @@ def builtin_chooser(strategy: str = "random", seed: int = 0) -> Callable[[Observ
     rng = np.random.SeedSequence(seed).generate_state(1, np.uint64)
 
     def choose(obs: Observation) -> int:
-        return int(builtin_decide(chosen.builtin, obs.seat, obs.players, obs.info, obs.legal,
-                                  params, rng))
+        if chosen.builtin == RANDOM:
+            return int(choose_legal(obs.legal, rng, 0))
+        return int(builtin_decide(chosen.builtin, 0, obs.seat, KernelObservation(obs.players, obs.info),
+                                  obs.legal, params, rng))
     return choose
 
 
@@ -297,9 +302,10 @@ def search_chooser(budget: int = 256, rollout: str = "random", c: float = 0.7,
     in any order: the search redeals what it has not seen), the other seat's past bids as a
     script (its pending bid this turn is redealt too), and our past bids as the search seat's
     decisions given in advance; the kernel stops after our next, searched, decision."""
-    from sim.control import last_searched
+    from sim.core.header import last_searched
     from sim.rng import master_key
-    from sim.strategy import kernel_for, resolve_seats
+    from sim.runner import play_kernel
+    from sim.strategy import resolve_seats
     from strategies.goofspiel import script
 
     def choose(obs: Observation) -> int:
@@ -315,11 +321,8 @@ def search_chooser(budget: int = 256, rollout: str = "random", c: float = 0.7,
         seats = resolve_seats(spec, lineup, 2)
         plan = [(2 * turn + seat, turn_bids[seat] - 1) for turn, turn_bids in enumerate(obs.bids)]
         ctl = seats.controller(spec, plan=plan, one_decision=True)
-        out = np.zeros((1, spec.record_width(2)), np.int16)
-        error = np.full(4, -1, np.int64)
-        kernel_for(spec, ())(*game_rules.kernel_args(), seats.kinds, seats.params,
-                             master_key(seed), np.int64(len(obs.bids)), out, error,
-                             np.zeros((0, spec.kernel.LOG_WIDTH), np.int64), ctl)
+        play_kernel(spec, game_rules.kernel_args(), seats, master_key(seed), len(obs.bids), 1,
+                    ctl=ctl)
         action = last_searched(ctl)
         if action < 0:  # a single legal bid is never searched
             action = int(np.flatnonzero(obs.legal)[0])

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from analysis.workbench.cli import add_commands as add_workbench_commands
     from analysis.workbench.cli import add_precision_arguments
-    from .game import game_names
+    from .games import game_names
 
     parser = argparse.ArgumentParser(
         prog="balance", description="Balance analysis for board games: simulate millions of games "
@@ -172,7 +172,7 @@ def add_game_arguments(parser: argparse.ArgumentParser, games: list[str]) -> Non
 
 def game_request(args):
     """(spec, rules, strategies) from the common game arguments."""
-    from .game import get_game
+    from .games import get_game
     from .runner import as_rules
 
     spec = get_game(args.game)
@@ -277,7 +277,7 @@ def run_bench(args) -> int:
 
 
 def run_options(args) -> int:
-    from .game import get_game
+    from .games import get_game
 
     spec = get_game(args.game)
     for name, field in spec.rules_class.options().items():
@@ -292,7 +292,7 @@ def run_options(args) -> int:
 
 
 def run_strategies(args) -> int:
-    from .game import get_game
+    from .games import get_game
 
     for name, strategy in get_game(args.game).strategies.items():
         print(f"{name:12s} {strategy.doc}")

@@ -20,10 +20,12 @@ from tqdm.auto import tqdm
 
 from . import __version__
 from .errors import RunError, StrategyError
-from .game import GameSpec, get_game
+from .game import GameSpec
+from .games import get_game
 from .results import Results, Summary, records_frame
 from .rng import master_key
-from .strategy import SeatPlan, kernel_for, resolve_seats
+from .core.userfn import MISMATCH
+from .strategy import SeatPlan, resolve_seats
 
 DEFAULT_CHUNK = 100_000
 STREAM_CHUNK = 250_000
@@ -93,7 +95,7 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
     # Compile (or load from cache) once here, so that workers find a warm disk cache. A user
     # strategy's kernel is never disk-cached: Dask workers compile their own, so skip it there.
     if not (backend == "dask" and seats.user_fns):
-        _play(spec, args, seats, key, 0, 1)
+        play_kernel(spec, args, seats, key, 0, 1)
 
     show = progress if progress is not None else (n_games >= 1_000_000 and sys.stderr.isatty())
     bar = tqdm(total=n_games, unit="game", unit_scale=True, disable=not show,
@@ -279,30 +281,37 @@ def _chunk_size(chunk_size, n_games, jobs, stream) -> int:
     return int(chunk_size)
 
 
-def _play(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: int,
-          log: np.ndarray | None = None, ctl: np.ndarray | None = None) -> np.ndarray:
-    """Play games start..start+count-1 in this process; return their record matrix."""
+def play_kernel(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: int,
+          log: np.ndarray | None = None, ctl: np.ndarray | None = None,
+          rotate: bool = False) -> np.ndarray:
+    """Play games start..start+count-1 in this process; return their record matrix.
+
+    This is the one place a kernel is called (sim/game.py has its contract): ``ctl`` None plays
+    the plain path unless a search player is seated."""
     from .game import RECORD_DTYPE
 
-    kernel = kernel_for(spec, seats.user_fns)
     out = np.zeros((count, spec.record_width(len(seats.kinds))), RECORD_DTYPE)
-    error = np.full(4, -1, np.int64)
     if log is None:
-        log = np.zeros((0, 1), np.int64)
+        log = np.zeros((0, spec.kernel.LOG_WIDTH), np.int64)
+    if ctl is None:
+        ctl = seats.controller(spec)
     try:
-        kernel(*args, seats.kinds, seats.params, key, np.int64(start), out, error, log,
-               seats.controller(spec) if ctl is None else ctl)
+        batch = seats.batch(spec, key, start, rotate)
     except NumbaError as failure:
-        if not seats.user_fns:
-            raise
         reason = str(failure).strip().splitlines()[-1]
         raise StrategyError(
-            f"a user strategy among {list(seats.labels)} does not compile inside the "
-            f"{spec.title} kernel: {reason}. Strategies run without Numba's reference counting, "
-            "so they must not create arrays (np.zeros, slice copies); see "
-            f"strategies/{spec.name}.py for the signature") from None
+            f"a user strategy among {list(seats.labels)} does not compile for {spec.title}: "
+            f"{reason}. Its signature is strategy(decision, seat, obs, legal, params, rng) "
+            f"(strategies/{spec.name}.py documents obs); strategies run without Numba's "
+            "reference counting, so they must not create arrays (np.zeros, slice copies)") from None
+    spec.kernel.play_chunk(*args, batch, out, log, ctl)
+    error = batch.error
     if error[3] == 1:
         row, seat, action = int(error[0]), int(error[1]), int(error[2])
+        if action == MISMATCH:
+            raise StrategyError(
+                f"strategy {seats.labels[seat]!r} at seat {seat} was compiled for other arrays "
+                f"than {spec.title} hands it; rebuild it for this game")
         raise StrategyError(
             f"strategy {seats.labels[seat]!r} at seat {seat} returned illegal action {action} "
             f"in game {start + row}; see {spec.kernel.__name__.replace('.kernel', '.layout')} "
@@ -312,23 +321,39 @@ def _play(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: 
 
 def _play_task(game_name, args, seats, key, start, count, stream, n_seats, rotate=False):
     spec = get_game(game_name)
-    matrix = _play(spec, args, seats, key, start, count, ctl=seats.controller(spec, rotate))
+    matrix = play_kernel(spec, args, seats, key, start, count, rotate=rotate)
     summary = Summary.of(spec, n_seats, matrix, start, rotate)
     return summary, (None if stream else matrix)
+
+
+def kernel_state(game, rules=None, strategies="random", seed: int = 0, game_index: int = 0,
+                 max_events: int = 0, ctl: np.ndarray | None = None):
+    """A game's kernel state (its ``State``), seated, seeded and reset for one game but not
+    played: for tests that drive the rules step by step (``spec.kernel.setup(g)``, ...)."""
+    from .core.protocol import prepare
+
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    seats = resolve_seats(spec, strategies, rules.n_seats)
+    batch = seats.batch(spec, master_key(seed), game_index)
+    log = np.zeros((max_events, spec.kernel.LOG_WIDTH), np.int64)
+    g = spec.kernel.new_state(*rules.kernel_args(), batch, log, ctl)
+    prepare(g, batch, np.int64(game_index))
+    return g
 
 
 def play_one(game, rules=None, strategies="random", seed: int = 0, game_index: int = 0,
              max_events: int = 4096, ctl: np.ndarray | None = None):
     """Play a single game with its event log (for narratives and golden games).
 
-    ``ctl`` (sim.control.new_ctl) traces, perturbs or redeals its decisions.
+    ``ctl`` (sim.core.header.new_ctl) traces, perturbs or redeals its decisions.
     Returns (record row as dict, event log int64[E, W], the seats).
     """
     spec = get_game(game)
     rules = as_rules(spec, rules)
     seats = resolve_seats(spec, strategies, rules.n_seats)
     log = np.zeros((max_events, spec.kernel.LOG_WIDTH), np.int64)
-    matrix = _play(spec, rules.kernel_args(), seats, master_key(seed), game_index, 1, log, ctl)
+    matrix = play_kernel(spec, rules.kernel_args(), seats, master_key(seed), game_index, 1, log, ctl)
     record = records_frame(spec, rules.n_seats, matrix, game_index).iloc[0].to_dict()
     n_events = int(log[0, 0])
     return record, log[1:1 + n_events], seats

@@ -1,24 +1,28 @@
-"""Strategies at the seats of a batch: built-ins by id, user-written ones by function.
+"""Strategies at the seats of a batch: built-ins by id, user-written ones by address.
+
+Every game's strategies share one signature (sim/core/protocol.py)::
+
+    strategy(decision, seat, obs, legal, params, rng) -> action
 
 Built-in strategies are dispatched inside the kernel by an integer id and tuned by a parameter
-array, so the kernel compiles once and is served from Numba's disk cache. A user strategy is a
-``numba.njit`` function with the game's strategy signature (see ``strategies/<game>.py``); when
-one is seated, the engine compiles a private copy of the game kernel in which the placeholder
-``decide_custom`` calls it. That copy is compiled once per process (a few seconds) and is not
-cached on disk, because Numba cannot cache code that closes over user functions.
+array, so the kernel compiles once and is served from Numba's disk cache. The engine answers
+``random`` and scripted seats itself, for every game. A user strategy is a ``numba.njit``
+function with the signature above; the engine compiles a small C-callable wrapper of it and hands
+the kernel its address (sim/core/userfn.py), so the game kernel itself stays cached and a user
+strategy costs only its own compile.
 """
 from __future__ import annotations
 
-import types
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
-from numba import njit
 from numba.core.registry import CPUDispatcher
 
+from .core.header import new_ctl
+from .core.state import RANDOM, SCRIPT, SEARCH_KIND, USER_KIND, Batch
 from .errors import StrategyError
-from .game import USER_KIND_BASE, GameSpec
+from .game import GameSpec
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,8 @@ class Strategy:
 
     def describe(self) -> str:
         """The name, with the parameters when there are few enough to read."""
+        if self.builtin == SCRIPT:
+            return f"{self.name}({int(self.params[0])} decisions)"
         if not self.params:
             return self.name
         if len(self.params) > 6:
@@ -60,17 +66,28 @@ class SeatPlan:
     params: np.ndarray         # float64[S, P]
     user_fns: tuple = ()
 
-    def controller(self, spec: GameSpec, rotate: bool = False, **test_options) -> np.ndarray:
-        """The kernel's decision controller (sim.control), with room for a search when a search
-        player is seated; ``test_options`` are new_ctl's tracing and perturbation arguments."""
-        from .control import SEARCH_KIND, new_ctl
+    @property
+    def searching(self) -> bool:
+        return bool((self.kinds == SEARCH_KIND).any())
 
-        searching = self.kinds == SEARCH_KIND
-        if not searching.any():
-            return new_ctl(rotate=rotate, **test_options)
-        budget = int(self.params[searching, 0].max())
-        return new_ctl(rotate=rotate, search_nodes=budget + 2, n_actions=spec.n_actions,
+    def controller(self, spec: GameSpec, **test_options) -> np.ndarray | None:
+        """The kernel's decision controller (sim/core/control.py): None (the plain path) unless
+        a search player is seated or a test traces, perturbs or redeals (``test_options``)."""
+        if not self.searching:
+            return new_ctl(**test_options) if test_options else None
+        budget = int(self.params[self.kinds == SEARCH_KIND, 0].max())
+        return new_ctl(search_nodes=budget + 2, n_actions=spec.n_actions,
                        plan_rows=MAX_DECISIONS, max_asks=MAX_DECISIONS, **test_options)
+
+    def batch(self, spec: GameSpec, key, first_game: int, rotate: bool = False) -> Batch:
+        """What the kernel gets besides its rules and output (sim.core.state.Batch); user
+        strategies are compiled here, in the process that plays."""
+        from .core.userfn import address_of
+
+        users = np.array([address_of(fn, spec.observation, spec.observation_class)
+                          for fn in self.user_fns], np.int64)
+        return Batch(self.kinds, self.params, users, np.uint64(key), np.int64(first_game),
+                     np.bool_(rotate), np.full(4, -1, np.int64))
 
 
 MAX_DECISIONS = 4096  # decisions of one game a search can replay
@@ -97,7 +114,7 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
         if strategy.fn is not None:
             if strategy.fn not in user_fns:
                 user_fns.append(strategy.fn)
-            kinds[seat] = USER_KIND_BASE + user_fns.index(strategy.fn)
+            kinds[seat] = USER_KIND + user_fns.index(strategy.fn)
         else:
             kinds[seat] = strategy.builtin
         if len(strategy.params) > spec.n_strategy_params:
@@ -132,8 +149,6 @@ def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
     every seat), and progressive widening: a node visited n times may have tried
     ceil(widen * (n + 1) ** alpha) of its actions, each new one suggested by the rollout policy
     (widen=0: every action is tried once first, plain UCB)."""
-    from .control import SEARCH_KIND
-
     name, _, rest = text.partition(":")
     values = dict(SEARCH_DEFAULTS)
     for item in filter(None, (part.strip() for part in rest.split(","))):
@@ -174,50 +189,14 @@ def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
                     doc="information-set MCTS: budget iterations per decision")
 
 
-_compiled: dict[tuple, object] = {}
+RANDOM_PLAYER = Strategy("random", builtin=RANDOM, doc="uniformly random legal action")
 
 
-def kernel_for(spec: GameSpec, user_fns: Sequence) -> object:
-    """The game's ``play_chunk``, or a private copy that calls the seated user strategies."""
-    if not user_fns:
-        return spec.kernel.play_chunk
-    key = (spec.name, *map(id, user_fns))
-    if key not in _compiled:
-        _compiled[key] = _rebind(spec.kernel, {"decide_custom": _chain(list(user_fns))})["play_chunk"]
-    return _compiled[key]
-
-
-def _chain(fns):
-    """One jitted dispatcher ``d(k, *args)`` that calls fns[k](*args)."""
-    first = fns[0]
-    if len(fns) == 1:
-        @njit
-        def dispatch_one(k, *args):
-            return first(*args)
-        return dispatch_one
-    rest = _chain(fns[1:])
-
-    @njit
-    def dispatch(k, *args):
-        if k == 0:
-            return first(*args)
-        return rest(k - 1, *args)
-    return dispatch
-
-
-def _rebind(module: types.ModuleType, replacements: dict) -> dict:
-    """Recompile every jitted function of ``module`` against globals with ``replacements``."""
-    namespace = dict(vars(module))
-    namespace.update(replacements)
-    for name, obj in vars(module).items():
-        if (isinstance(obj, CPUDispatcher) and name not in replacements
-                and obj.py_func.__module__ == module.__name__):
-            py = obj.py_func
-            clone = types.FunctionType(py.__code__, namespace, name, py.__defaults__, py.__closure__)
-            # Keep each function's options (inline, _nrt=False, ...) but not the disk cache.
-            # _nrt=False reaches the user's strategy too: it may not allocate arrays, which
-            # keeps a user strategy as fast as a built-in (measured 437k vs 230k games/s).
-            options = {k: v for k, v in obj.targetoptions.items()
-                       if k not in ("cache", "nopython", "nogil")}
-            namespace[name] = njit(nogil=True, **options)(clone)
-    return namespace
+def script(pairs, name: str = "script") -> Strategy:
+    """A seat that answers the given (decision, action) pairs in order (tests and golden games);
+    a decision that does not match the next pair gets the game's off-script answer."""
+    flat = [0.0]
+    for decision, action in pairs:
+        flat += [float(decision), float(action)]
+    flat[0] = float((len(flat) - 1) // 2)
+    return Strategy(name, builtin=SCRIPT, params=tuple(flat))

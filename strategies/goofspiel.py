@@ -1,13 +1,16 @@
 """Goofspiel strategies (rule ids GS-n: docs/goofspiel.md).
 
-Signature of every strategy (built-in or user-written, a ``numba.njit`` function)::
+Signature of every strategy (built-in or user-written, a ``numba.njit`` function), the same
+in every game (sim/core/protocol.py)::
 
-    strategy(seat, players, info, legal, params, rng) -> action
+    strategy(decision, seat, obs, legal, params, rng) -> action
+      decision int            always 0: the bid of the turn (the game's one decision type)
       seat     int            this player's seat
-      players  int64[N, F]    what this seat sees of each player (sim.goofspiel.layout: HAND,
-                              POINTS, PRIZES, LAST_BID, CARDS_LEFT). With imp_info (GS-9) the
-                              other seats' HAND is UNKNOWN (-1) and their LAST_BID 0. Read only.
-      info     int64[K]       public turn info (I_TURN, I_PRIZE, I_UNSEEN prize bitmask, I_CARDS...)
+      obs      Observation    obs.players int64[N, F]: what this seat sees of each player
+                              (sim.goofspiel.layout.P: HAND, POINTS, PRIZES, LAST_BID,
+                              CARDS_LEFT); with imp_info (GS-9) the other seats' HAND is UNKNOWN
+                              (-1) and their LAST_BID 0. obs.info int64[K]: public turn info
+                              (layout.I: TURN, PRIZE, UNSEEN prize bitmask, CARDS...). Read only.
       legal    bool[num_cards] legal[v-1]: card v is in this seat's hand
       params   float64[P]     this seat's parameters
       rng      uint64[1]      this seat's stream for this decision type: sim.rng.rand_below(rng, 0, n)
@@ -19,26 +22,20 @@ order of the prize cards still to come. The last card of a hand is played withou
 import numpy as np
 from numba import njit
 
-from sim.goofspiel.layout import I_CARDS, I_PRIZE, I_TURN, I_UNSEEN
-from sim.rng import choose_legal
-from sim.strategy import Strategy
+from sim.goofspiel.layout import I
+from sim.strategy import RANDOM_PLAYER, Strategy
+from sim.strategy import script as sim_script
 
-RANDOM, MATCH, GREEDY, SCRIPT = 0, 1, 2, 9
-
-
-@njit(cache=True, inline="always")
-def random_play(seat, players, info, legal, params, rng):
-    """Uniformly random card from the hand."""
-    return choose_legal(legal, rng, 0)
+MATCH, GREEDY = 1, 2
 
 
 @njit(cache=True)
-def match(seat, players, info, legal, params, rng):
+def match(info, legal, params):
     """Bid the card equal to the prize shifted by params[0] (rounded), or the nearest card left
     (the lower one when two are equally near). A classic baseline: it spends its cards in
     proportion to the prizes."""
     n = legal.shape[0]
-    target = min(max(info[I_PRIZE] - 1 + np.int64(np.round(params[0])), 0), n - 1)
+    target = min(max(info[I.PRIZE] - 1 + np.int64(np.round(params[0])), 0), n - 1)
     for d in range(n):  # outward from the target: usually found at once
         if target - d >= 0 and legal[target - d]:
             return target - d
@@ -48,14 +45,14 @@ def match(seat, players, info, legal, params, rng):
 
 
 @njit(cache=True)
-def greedy(seat, players, info, legal, params, rng):
+def greedy(info, legal, params):
     """High on high prizes: the highest card when the prize ranks at or above the params[0]
     quantile of the prizes still in play (this one and the unseen ones; 0.5 = the median),
     otherwise the lowest card (throw it away cheaply)."""
-    prize = info[I_PRIZE]
-    pool = info[I_UNSEEN] | (1 << (prize - 1))
+    prize = info[I.PRIZE]
+    pool = info[I.UNSEEN] | (1 << (prize - 1))
     total, below = 0, 0
-    for v in range(info[I_CARDS]):
+    for v in range(info[I.CARDS]):
         if (pool >> v) & 1:
             total += 1
             if v + 1 < prize:
@@ -71,27 +68,18 @@ def greedy(seat, players, info, legal, params, rng):
     return -1
 
 
-@njit(cache=True)
-def scripted(seat, players, info, legal, params, rng):
-    """Bids params[turn - 1] (an action: card - 1) - for scripted situations and golden games."""
-    if info[I_TURN] > params.shape[0]:
-        return -1  # the script ran out: reported as an illegal action, never a wild read
-    return np.int64(params[info[I_TURN] - 1])
-
-
 @njit(cache=True, inline="always")
-def builtin_decide(kind, seat, players, info, legal, params, rng):
+def builtin_decide(kind, decision, seat, obs, legal, params, rng):
+    """The built-ins by kind (the engine answers random and scripted seats itself)."""
     if kind == MATCH:
-        return match(seat, players, info, legal, params, rng)
+        return match(obs.info, legal, params)
     if kind == GREEDY:
-        return greedy(seat, players, info, legal, params, rng)
-    if kind == SCRIPT:
-        return scripted(seat, players, info, legal, params, rng)
-    return random_play(seat, players, info, legal, params, rng)
+        return greedy(obs.info, legal, params)
+    return -1
 
 
 BUILTINS = {
-    "random": Strategy("random", builtin=RANDOM, doc="uniformly random card"),
+    "random": RANDOM_PLAYER,
     "match": Strategy("match", builtin=MATCH, params=(0.0,),
                       doc="bids the card equal to the prize (+ params[0]), or the nearest one left"),
     "greedy": Strategy("greedy", builtin=GREEDY, params=(0.5,),
@@ -100,5 +88,6 @@ BUILTINS = {
 
 
 def script(bids_by_turn) -> Strategy:
-    """A seat that bids the given card values (1..N), turn by turn (tests and golden games)."""
-    return Strategy("script", builtin=SCRIPT, params=tuple(float(v - 1) for v in bids_by_turn))
+    """A seat that bids the given card values (1..N), turn by turn (tests and golden games); the
+    last card is played without a decision (GS-6), so its entry may be left out."""
+    return sim_script((0, v - 1) for v in bids_by_turn)

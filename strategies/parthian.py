@@ -1,12 +1,15 @@
 """Parthian Shot strategies.
 
-Signature of every strategy (built-in or user-written, a ``numba.njit`` function)::
+Signature of every strategy (built-in or user-written, a ``numba.njit`` function), the same
+in every game (sim/core/protocol.py)::
 
-    strategy(seat, players, info, legal, params, rng) -> action
+    strategy(decision, seat, obs, legal, params, rng) -> action
+      decision int            always 0: the card of the round (the game has one decision type)
       seat     int            this player's seat
-      players  int64[N, F]    public state per player (fields in sim.parthian.layout: HAND, FRONT,
-                              FRONT_SUM, CHARGES, WOUNDS, MERITS, ...). Read only.
-      info     int64[K]       public round info (I_ROUND, I_LEGION, I_DECK_LEFT, I_LEGIONS...)
+      obs      Observation    obs.players int64[N, F]: public state per player (fields
+                              sim.parthian.layout.P: HAND, FRONT, FRONT_SUM, CHARGES, WOUNDS,
+                              MERITS, ...); obs.info int64[K]: public round info (layout.I:
+                              ROUND, LEGION, DECK_LEFT, LEGIONS...). Read only.
       legal    bool[7]        legal[v-1]: shooting card v may be played; legal[CHARGE]: a charge
       params   float64[P]     this seat's parameters
       rng      uint64[1]      this seat's stream for this decision type: sim.rng.rand_below(rng, 0, n)
@@ -15,27 +18,20 @@ Signature of every strategy (built-in or user-written, a ``numba.njit`` function
 Everything a seat sees is public in the real game (hands are the complement of the cards in
 front); only the other players' choices this round and the deck's order are hidden.
 """
-import numpy as np
 from numba import njit
 
-from sim.parthian.layout import CHARGE, FRONT_SUM, HAND, I_LEGION, I_ROUND, SHOTS
-from sim.rng import choose_legal
-from sim.strategy import Strategy
+from sim.parthian.layout import CHARGE, I, P, SHOTS
+from sim.strategy import RANDOM_PLAYER, Strategy
+from sim.strategy import script as sim_script
 
-RANDOM, CAUTIOUS, GLORY, LOWBALL, SCRIPT = 0, 1, 2, 3, 9
-
-
-@njit(cache=True, inline="always")
-def random_play(seat, players, info, legal, params, rng):
-    """Uniformly random legal card."""
-    return choose_legal(legal, rng, 0)
+CAUTIOUS, GLORY, LOWBALL = 1, 2, 3
 
 
 @njit(cache=True)
 def hand_mean(players, q):
     total, count = 0, 0
     for v in range(SHOTS):
-        if (players[q, HAND] >> v) & 1:
+        if (players[q, P.HAND] >> v) & 1:
             total += v + 1
             count += 1
     return total / count
@@ -58,7 +54,7 @@ def highest_shot(legal):
 
 
 @njit(cache=True)
-def cautious(seat, players, info, legal, params, rng):
+def cautious(seat, players, info, legal, params):
     """Survivor: never the highest card on a likely breakthrough; just enough otherwise.
 
     Expects every other player to play the mean of their hand. If the legion breaks through
@@ -67,14 +63,14 @@ def cautious(seat, players, info, legal, params, rng):
     smallest card that tips the total over; charge (PS-4) when only a charge can do that.
     params[0]: safety margin added to the legion's strength (0 by default).
     """
-    need = info[I_LEGION] + params[0]
+    need = info[I.LEGION] + params[0]
     others = 0.0
     for q in range(players.shape[0]):
         if q != seat:
             others += hand_mean(players, q)
     low, high = lowest_shot(legal), highest_shot(legal)
     if others + high + 1 <= need:
-        if legal[CHARGE] and others + players[seat, FRONT_SUM] > need:
+        if legal[CHARGE] and others + players[seat, P.FRONT_SUM] > need:
             return CHARGE
         return low
     if others + low + 1 > need:
@@ -86,7 +82,7 @@ def cautious(seat, players, info, legal, params, rng):
 
 
 @njit(cache=True)
-def glory(seat, players, info, legal, params, rng):
+def glory(seat, players, info, legal, params):
     """Merit chaser: charges whenever allowed (PS-4), otherwise plays its highest card.
 
     params[0] = 1 makes it charge only when the charge is expected to defeat the legion.
@@ -98,40 +94,25 @@ def glory(seat, players, info, legal, params, rng):
         for q in range(players.shape[0]):
             if q != seat:
                 others += hand_mean(players, q)
-        if others + players[seat, FRONT_SUM] > info[I_LEGION]:
+        if others + players[seat, P.FRONT_SUM] > info[I.LEGION]:
             return CHARGE
     return highest_shot(legal)
 
 
-@njit(cache=True)
-def lowball(seat, players, info, legal, params, rng):
-    """Always the lowest shooting card; never charges. A baseline, not a good player."""
-    return lowest_shot(legal)
-
-
-@njit(cache=True)
-def scripted(seat, players, info, legal, params, rng):
-    """Plays params[round - 1] (for scripted situations and golden games)."""
-    if info[I_ROUND] > params.shape[0]:
-        return -1  # the script ran out: reported as an illegal action, never a wild read
-    return np.int64(params[info[I_ROUND] - 1])
-
-
 @njit(cache=True, inline="always")
-def builtin_decide(kind, seat, players, info, legal, params, rng):
+def builtin_decide(kind, decision, seat, obs, legal, params, rng):
+    """The built-ins by kind (the engine answers random and scripted seats itself)."""
     if kind == CAUTIOUS:
-        return cautious(seat, players, info, legal, params, rng)
+        return cautious(seat, obs.players, obs.info, legal, params)
     if kind == GLORY:
-        return glory(seat, players, info, legal, params, rng)
-    if kind == LOWBALL:
-        return lowball(seat, players, info, legal, params, rng)
-    if kind == SCRIPT:
-        return scripted(seat, players, info, legal, params, rng)
-    return random_play(seat, players, info, legal, params, rng)
+        return glory(seat, obs.players, obs.info, legal, params)
+    if kind == LOWBALL:  # always the lowest shooting card; never charges: a baseline
+        return lowest_shot(legal)
+    return -1
 
 
 BUILTINS = {
-    "random": Strategy("random", builtin=RANDOM, doc="uniformly random legal card"),
+    "random": RANDOM_PLAYER,
     "cautious": Strategy("cautious", builtin=CAUTIOUS, params=(0.0,),
                          doc="survivor: avoids the highest card on likely breakthroughs"),
     "glory": Strategy("glory", builtin=GLORY, params=(0.0,),
@@ -141,5 +122,5 @@ BUILTINS = {
 
 
 def script(actions_by_round) -> Strategy:
-    """A seat that plays the given actions, round by round (for tests and golden games)."""
-    return Strategy("script", builtin=SCRIPT, params=tuple(float(a) for a in actions_by_round))
+    """A seat that plays the given actions, one per round (for tests and golden games)."""
+    return sim_script((0, a) for a in actions_by_round)

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim.control import T_ACTION, T_DECISION, T_EVENTS, T_OBS_HASH, T_SEAT, trace_of
-from sim.game import OWNER, PUBLIC, get_game
+from sim.game import OWNER, PUBLIC
+from sim.games import get_game
 from sim.rng import master_key
 from sim.runner import as_rules
 from sim.strategy import kernel_for, resolve_seats

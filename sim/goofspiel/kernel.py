@@ -1,158 +1,141 @@
 """Goofspiel rules as Numba kernels (rule ids GS-n: docs/goofspiel.md).
 
-State is small integer arrays whose fields are named in layout.py; hands are bitmasks (bit v-1 =
-card v). Nothing here allocates per game: play_chunk allocates the scratch arrays once and reuses
-them for every game. Bids are asked in seat order but are simultaneous (GS-3): no seat's
-strategy is handed anything that another seat chose this turn.
+The state is a :class:`State` of small integer arrays whose fields are named in layout.py;
+hands are bitmasks (bit v-1 = card v). Every bid goes through the engine's ``ask``
+(sim/core/protocol.py); this module holds only the rules. Nothing here allocates per game.
+Bids are asked in seat order but are simultaneous (GS-3): no seat's strategy is handed anything
+that another seat chose this turn.
 """
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from strategies.goofspiel import builtin_decide
 
-from .. import control
-from ..bits import lowest_bit, nth_bit, popcount
-from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, USER_KIND_BASE
-from ..rng import seat_stream, seed_game, shuffle, stream_count
-from .layout import (C_DISCARDED, C_SEAT0, C_TIED, CARDS_LEFT, CHANCE, END_DRAW, END_SHARED,
-                     END_WON, EV_BID, EV_END, EV_PRIZE, EV_REVEAL, EV_SCORE, EV_TURN, G_DISCARDED,
-                     G_END, G_TIED, G_TURN, HAND, I_CARDS, I_DISCARDED, I_IMP_INFO, I_ORDER,
-                     I_PLAYERS, I_PRIZE, I_TURN, I_TURNS, I_UNSEEN, INFO_SIZE, LAST_BID, LOG_WIDTH,
-                     N_CHANCE, N_DECISIONS, N_FIELDS, N_GAME_FIELDS, N_SEAT_COLUMNS, ORDER_RANDOM,
-                     POINTS, PRIZES,
-                     R_CARDS, R_FIXED_DECK, R_IMP_INFO, R_ORDER, R_PLAYERS, R_TURNS, UNKNOWN)
+from .. import core
+from ..bits import nth_bit, popcount
+from ..core import control, log_event
+from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS
+from ..rng import shuffle
+from .layout import (CHANCE, END, EV, G, I, INFO_SIZE, LOG_WIDTH, N_CHANCE, N_DECISIONS, N_FIELDS,
+                     N_GAME_FIELDS, N_SEAT_COLUMNS, ORDER_RANDOM, UNKNOWN, C, P, R)
 
 LOG_WIDTH = LOG_WIDTH
 RESAMPLE_ATTEMPTS = 400    # imp_info redeal: restarts of the whole bid history
 RESAMPLE_TRIES = 200       # imp_info redeal: draws of one turn's bids before restarting
+jit = njit(cache=True, _nrt=False)
+inline = njit(cache=True, _nrt=False, inline="always")
 
 
-@njit(cache=True)
-def decide_custom(k, seat, players, info, legal, params, rng):
-    """Placeholder for user strategies; sim.strategy recompiles the kernel with the real ones."""
-    return -1
+class State(NamedTuple):
+    core: core.Core
+    rules: np.ndarray      # int64[N_RULES]: R.*
+    prizes: np.ndarray     # int64[N]: the prize values in their printed order (GS-2)
+    pl: np.ndarray         # int64[n, N_FIELDS]: each player's row, P.*
+    seen: np.ndarray       # int64[n, N_FIELDS]: what the deciding seat sees of them (GS-9)
+    deck: np.ndarray       # int64[N]: the prize deck; deck[t - 1] is turn t's prize
+    gs: np.ndarray         # int64[N_GAME_FIELDS]: G.*
+    info: np.ndarray       # int64[INFO_SIZE]: the public turn info, I.*
+    bids: np.ndarray       # int64[n]: this turn's bids (actions: card - 1)
+    history: np.ndarray    # int64[turns, n]: every turn's bids
+    trial: np.ndarray      # int64[turns, n]: the imp_info redeal's draft of a history
+    wins: np.ndarray       # int64[turns]: each turn's taker (-1: tied)
+    avail: np.ndarray      # int64[n]: the imp_info redeal's cards still available per seat
 
 
-@njit(cache=True, inline="always")
-def decide(kind, seat, players, info, legal, params, rng):
-    if kind >= USER_KIND_BASE:
-        return decide_custom(kind - USER_KIND_BASE, seat, players, info, legal, params, rng)
-    return builtin_decide(kind, seat, players, info, legal, params, rng)
+class Observation(NamedTuple):
+    """What a seat's strategy is handed."""
+    players: np.ndarray    # int64[n, N_FIELDS]: what this seat sees of each player (P.*): with
+                           # imp_info (GS-9) the others' HAND is UNKNOWN and LAST_BID 0. Read only.
+    info: np.ndarray       # int64[INFO_SIZE]: public turn info (I.*). Read only.
 
 
-@njit(cache=True, inline="always")
-def log_event(log, event, turn, seat, a, b, c):
-    if log.shape[0] == 0:
-        return
-    k = log[0, 0] + 1
-    if k < log.shape[0]:
-        log[k, 0], log[k, 1], log[k, 2], log[k, 3], log[k, 4], log[k, 5] = event, turn, seat, a, b, c
-        log[0, 0] = k
+OBSERVATION = (("players", np.int64, 2), ("info", np.int64, 1))
 
 
-@njit(cache=True)
-def setup(rules, prizes, pl, deck, gs, info, streams):
+@jit
+def setup(g):
     """GS-1 every hand holds cards 1..N; GS-2 the prize deck in its order (shuffled: random)."""
-    n_cards = rules[R_CARDS]
+    rules, pl, deck, gs, info = g.rules, g.pl, g.deck, g.gs, g.info
+    n_cards = rules[R.CARDS]
     full = (np.int64(1) << n_cards) - 1
     for p in range(pl.shape[0]):
         pl[p, :] = 0
-        pl[p, HAND] = full
-        pl[p, CARDS_LEFT] = n_cards
+        pl[p, P.HAND] = full
+        pl[p, P.CARDS_LEFT] = n_cards
     for i in range(n_cards):
-        deck[i] = prizes[i]
-    if rules[R_ORDER] == ORDER_RANDOM and rules[R_FIXED_DECK] == 0:
-        shuffle(deck, n_cards, streams, np.int64(CHANCE))
+        deck[i] = g.prizes[i]
+    if rules[R.ORDER] == ORDER_RANDOM and rules[R.FIXED_DECK] == 0:
+        shuffle(deck, n_cards, g.core.streams, np.int64(CHANCE))
     gs[:] = 0
-    gs[G_END] = -1
+    gs[G.END] = -1
     info[:] = 0
-    info[I_UNSEEN] = full
-    info[I_CARDS] = n_cards
-    info[I_PLAYERS] = rules[R_PLAYERS]
-    info[I_TURNS] = rules[R_TURNS]
-    info[I_ORDER] = rules[R_ORDER]
-    info[I_IMP_INFO] = rules[R_IMP_INFO]
+    info[I.UNSEEN] = full
+    info[I.CARDS] = n_cards
+    info[I.PLAYERS] = rules[R.PLAYERS]
+    info[I.TURNS] = rules[R.TURNS]
+    info[I.ORDER] = rules[R.ORDER]
+    info[I.IMP_INFO] = rules[R.IMP_INFO]
 
 
-@njit(cache=True, inline="always")
-def legal_bids(pl, p, legal):
+@inline
+def legal_bids(g, p):
     """GS-3: any card still in hand."""
-    for v in range(legal.shape[0]):
-        legal[v] = (pl[p, HAND] >> v) & 1 == 1
+    legal = g.core.legal
+    hand = g.pl[p, P.HAND]
+    for v in range(g.rules[R.CARDS]):
+        legal[v] = (hand >> v) & 1 == 1
 
 
-@njit(cache=True, inline="always")
-def observe(rules, pl, view, p):
+@inline
+def observe(g, decision, p):
     """What seat p sees of the players: everything (hands are public: every bid is revealed,
     GS-4), or under imp_info (GS-9) its own row and the others' public points only."""
-    if rules[R_IMP_INFO] == 0:
-        return pl
+    pl = g.pl
+    if g.rules[R.IMP_INFO] == 0:
+        return Observation(pl, g.info)
+    seen = g.seen
     for q in range(pl.shape[0]):
         for f in range(N_FIELDS):
-            view[q, f] = pl[q, f]
+            seen[q, f] = pl[q, f]
         if q != p:
-            view[q, HAND] = UNKNOWN
-            view[q, LAST_BID] = 0
-    return view
+            seen[q, P.HAND] = UNKNOWN
+            seen[q, P.LAST_BID] = 0
+    return Observation(seen, g.info)
 
 
-@njit(cache=True, inline="always")
-def ask(rules, pl, view, deck, gs, info, legal, bids, history, trial, wins, avail, kinds, params,
-        streams, log, ctl, p):
-    """GS-3: seat p chooses its bid, seeing its hand and the public table only."""
-    legal_bids(pl, p, legal)
-    own = seat_stream(N_CHANCE, N_DECISIONS, p, 0)
-    rng = streams[own:own + 1]
-    players = observe(rules, pl, view, p)
-    if not control.active(ctl):
-        return decide(kinds[p], p, players, info, legal, params[p], rng)
-    if control.redeal_due(ctl):
-        redeal(rules, pl, deck, gs, info, legal, bids, history, trial, wins, avail, ctl, p)
-        control.reseed(ctl, streams, own, N_DECISIONS)
-        legal_bids(pl, p, legal)
-        players = observe(rules, pl, view, p)
-    h = np.uint64(0)
-    if control.needs_hash(ctl, p):
-        h = control.hash_ints(players, np.uint64(p))
-        h = control.hash_ints(info, h)
-        h = control.hash_ints(legal, h)
-        h = control.hash_floats(params[p], h)
-        h = control.hash_ints(rng, h)
-    a = control.before_decision(ctl, p, np.int64(0), h, legal)
-    if a < 0:
-        a = decide(kinds[p], p, players, info, legal, params[p], rng)
-    return control.after_decision(ctl, p, np.int64(0), h, legal, a, log[0, 0] if log.shape[0] else 0)
-
-
-@njit(cache=True, inline="always")
+@inline
 def random_card(hand, ctl):
     """A uniformly random card index of the bitmask ``hand`` from the controller's stream."""
     return nth_bit(hand, control.rand_below(ctl, popcount(hand)))
 
 
-@njit(cache=True)
-def redeal(rules, pl, deck, gs, info, legal, bids, history, trial, wins, avail, ctl, p):
+@jit
+def redeal(g, p):
     """Re-randomise what seat p cannot know: the order of the prizes not yet revealed (GS-2,
     random order only: a fixed prize_order counts as one outcome of the shuffle), the bids that
     seats asked before p made this turn (GS-3), and under imp_info (GS-9) every other seat's
     past bids, consistent with who took each prize."""
-    t = gs[G_TURN]  # deck[t - 1] is this turn's prize, already revealed
-    if rules[R_ORDER] == ORDER_RANDOM:
+    rules, deck, info = g.rules, g.deck, g.info
+    ctl = g.core.ctl
+    t = g.gs[G.TURN]  # deck[t - 1] is this turn's prize, already revealed
+    if rules[R.ORDER] == ORDER_RANDOM:
         k = 0
-        for v in range(rules[R_CARDS]):  # canonical order first: never read the hidden one
-            if (info[I_UNSEEN] >> v) & 1:
+        for v in range(rules[R.CARDS]):  # canonical order first: never read the hidden one
+            if (info[I.UNSEEN] >> v) & 1:
                 deck[t + k] = v + 1
                 k += 1
         for i in range(k - 1, 0, -1):  # Fisher-Yates from the controller's stream
             j = control.rand_below(ctl, i + 1)
             deck[t + i], deck[t + j] = deck[t + j], deck[t + i]
-    if rules[R_IMP_INFO] != 0:
-        resample_bid_history(rules, pl, history, trial, wins, avail, ctl, p, t - 1)
+    if rules[R.IMP_INFO] != 0:
+        resample_bid_history(rules, g.pl, g.history, g.trial, g.wins, g.avail, ctl, p, t - 1)
     for q in range(p):
-        bids[q] = random_card(pl[q, HAND], ctl)
+        g.bids[q] = random_card(g.pl[q, P.HAND], ctl)
 
 
-@njit(cache=True)
+@jit
 def resample_bid_history(rules, pl, history, trial, wins, avail, ctl, p, done):
     """GS-9: draw the other seats' bids of the ``done`` finished turns again so that each turn
     has the same taker (or tie) as in the game seat p saw; their hands follow.
@@ -162,7 +145,7 @@ def resample_bid_history(rules, pl, history, trial, wins, avail, ctl, p, done):
     tests: a 13-card game needs a few restarts at most).
     """
     n = pl.shape[0]
-    full = (np.int64(1) << rules[R_CARDS]) - 1
+    full = (np.int64(1) << rules[R.CARDS]) - 1
     for _ in range(RESAMPLE_ATTEMPTS):
         for q in range(n):
             avail[q] = full
@@ -192,17 +175,20 @@ def resample_bid_history(rules, pl, history, trial, wins, avail, ctl, p, done):
                     continue
                 for s in range(done):
                     history[s, q] = trial[s, q]
-                pl[q, HAND] = avail[q]
-                pl[q, LAST_BID] = trial[done - 1, q] + 1 if done > 0 else 0
+                pl[q, P.HAND] = avail[q]
+                pl[q, P.LAST_BID] = trial[done - 1, q] + 1 if done > 0 else 0
             return
 
 
-@njit(cache=True, inline="always")
-def resolve_turn(rules, pl, gs, info, bids, history, wins, prize, log):
+@inline
+def resolve_turn(g, prize):
     """GS-4: bids are revealed; the unique highest bid takes the prize, a tie for the highest
     discards it. GS-5: the bid cards leave the hands."""
+    pl = g.pl
+    gs = g.gs
+    bids = g.bids
     n = pl.shape[0]
-    t = gs[G_TURN]
+    t = gs[G.TURN]
     best, count, who = -1, 0, -1
     for p in range(n):
         if bids[p] > best:
@@ -211,120 +197,95 @@ def resolve_turn(rules, pl, gs, info, bids, history, wins, prize, log):
             count += 1
     taker = who if count == 1 else -1
     for p in range(n):
-        pl[p, HAND] &= ~(np.int64(1) << bids[p])
-        pl[p, CARDS_LEFT] -= 1
-        pl[p, LAST_BID] = bids[p] + 1
-        history[t - 1, p] = bids[p]
-        if rules[R_IMP_INFO] == 0:
-            log_event(log, EV_REVEAL, t, p, bids[p] + 1, 0, 0)
-    wins[t - 1] = taker
+        pl[p, P.HAND] &= ~(np.int64(1) << bids[p])
+        pl[p, P.CARDS_LEFT] -= 1
+        pl[p, P.LAST_BID] = bids[p] + 1
+        g.history[t - 1, p] = bids[p]
+        if g.rules[R.IMP_INFO] == 0:
+            log_event(g, EV.REVEAL, t, p, bids[p] + 1, 0, 0)
+    g.wins[t - 1] = taker
     if taker >= 0:
-        pl[taker, POINTS] += prize
-        pl[taker, PRIZES] += 1
-        log_event(log, EV_TURN, t, taker, prize, pl[taker, POINTS], 0)
+        pl[taker, P.POINTS] += prize
+        pl[taker, P.PRIZES] += 1
+        log_event(g, EV.TURN, t, taker, prize, pl[taker, P.POINTS], 0)
     else:
-        gs[G_TIED] += 1
-        gs[G_DISCARDED] += prize
-        info[I_DISCARDED] += prize
-        log_event(log, EV_TURN, t, -1, prize, 0, 0)
+        gs[G.TIED] += 1
+        gs[G.DISCARDED] += prize
+        g.info[I.DISCARDED] += prize
+        log_event(g, EV.TURN, t, -1, prize, 0, 0)
 
 
-@njit(cache=True)
-def write_record(pl, gs, out, row, log):
+@jit
+def write_record(g, out, row):
     """GS-7: the most points wins; seats tied for the most share the win; all equal is a draw."""
+    pl, gs = g.pl, g.gs
     n = pl.shape[0]
     best, mask = -1, 0
     for p in range(n):
-        if pl[p, POINTS] > best:
-            best, mask = pl[p, POINTS], 1 << p
-        elif pl[p, POINTS] == best:
+        if pl[p, P.POINTS] > best:
+            best, mask = pl[p, P.POINTS], 1 << p
+        elif pl[p, P.POINTS] == best:
             mask |= 1 << p
     k = popcount(mask)
-    end = END_WON if k == 1 else (END_DRAW if k == n else END_SHARED)
-    gs[G_END] = end
-    out[row, RECORD_LENGTH] = gs[G_TURN]
+    end = END.WON if k == 1 else (END.DRAW if k == n else END.SHARED)
+    gs[G.END] = end
+    out[row, RECORD_LENGTH] = gs[G.TURN]
     out[row, RECORD_END] = end
     out[row, RECORD_WINNERS] = mask
-    out[row, C_TIED] = gs[G_TIED]
-    out[row, C_DISCARDED] = gs[G_DISCARDED]
+    out[row, C.TIED] = gs[G.TIED]
+    out[row, C.DISCARDED] = gs[G.DISCARDED]
     for p in range(n):
-        c = C_SEAT0 + p * N_SEAT_COLUMNS
-        out[row, c] = pl[p, POINTS]
-        out[row, c + 1] = pl[p, PRIZES]
-        log_event(log, EV_SCORE, gs[G_TURN], p, pl[p, POINTS], pl[p, PRIZES], 0)
-    log_event(log, EV_END, gs[G_TURN], -1, end, mask, 0)
+        c = C.SEAT0 + p * N_SEAT_COLUMNS
+        out[row, c] = pl[p, P.POINTS]
+        out[row, c + 1] = pl[p, P.PRIZES]
+        log_event(g, EV.SCORE, gs[G.TURN], p, pl[p, P.POINTS], pl[p, P.PRIZES], 0)
+    log_event(g, EV.END, gs[G.TURN], -1, end, mask, 0)
 
 
 # _nrt=False: no reference counting inside the game loop (see README "Writing a kernel");
 # nothing below play_chunk may allocate arrays.
-@njit(cache=True, _nrt=False)
-def play_game(rules, prizes, kinds, params, streams, pl, view, deck, gs, info, legal, bids,
-              history, trial, wins, avail, out, row, error, log, ctl):
-    """One game from the deal to the record. Returns False if a strategy made an illegal bid."""
+@jit
+def play_game(g, out, row):
+    """One game from the deal to the record."""
+    pl = g.pl
+    gs = g.gs
+    info = g.info
     n = pl.shape[0]
-    setup(rules, prizes, pl, deck, gs, info, streams)
-    while gs[G_TURN] < rules[R_TURNS] and not control.stopped(ctl):
-        t = gs[G_TURN] + 1
-        gs[G_TURN] = t
-        prize = deck[t - 1]
-        info[I_TURN] = t
-        info[I_PRIZE] = prize  # GS-3: the prize is revealed before anyone bids
-        info[I_UNSEEN] &= ~(np.int64(1) << (prize - 1))
-        log_event(log, EV_PRIZE, t, -1, prize, popcount(info[I_UNSEEN]), 0)
-        for p in range(n):
-            if pl[p, CARDS_LEFT] == 1:  # GS-6: the last card is played without a decision
-                a = lowest_bit(pl[p, HAND])
-            else:
-                a = ask(rules, pl, view, deck, gs, info, legal, bids, history, trial, wins, avail,
-                        kinds, params, streams, log, ctl, p)
-                if a < 0 or a >= legal.shape[0] or not legal[a]:
-                    error[0], error[1], error[2], error[3] = row, p, a, 1
-                    return False
-            bids[p] = a
-            log_event(log, EV_BID, t, p, a + 1, 0, 0)
-        resolve_turn(rules, pl, gs, info, bids, history, wins, prize, log)
-    write_record(pl, gs, out, row, log)
-    return True
+    n_cards = g.rules[R.CARDS]
+    setup(g)
+    while gs[G.TURN] < g.rules[R.TURNS] and not core.stopped(g):
+        t = gs[G.TURN] + 1
+        gs[G.TURN] = t
+        prize = g.deck[t - 1]
+        info[I.TURN] = t
+        info[I.PRIZE] = prize  # GS-3: the prize is revealed before anyone bids
+        info[I.UNSEEN] &= ~(np.int64(1) << (prize - 1))
+        log_event(g, EV.PRIZE, t, -1, prize, popcount(info[I.UNSEEN]), 0)
+        for p in range(n):  # GS-6: the last card is forced, so it is played without a decision
+            legal_bids(g, p)
+            a = core.ask(g, 0, p, n_cards)
+            g.bids[p] = a
+            log_event(g, EV.BID, t, p, a + 1, 0, 0)
+        resolve_turn(g, prize)
+    write_record(g, out, row)
+
+
+core.register(State, play_game=play_game, observe=observe, redeal=redeal, strategy=builtin_decide)
+
+
+@njit(cache=True)
+def new_state(rules, prizes, batch, log, ctl):
+    """The state of one chunk's games (allocated once; every game reuses it)."""
+    n, n_cards, turns = rules[R.PLAYERS], rules[R.CARDS], rules[R.TURNS]
+    return State(core.new_core(batch, n, N_CHANCE, N_DECISIONS, n_cards, log, ctl), rules,
+                 prizes, np.zeros((n, N_FIELDS), np.int64), np.zeros((n, N_FIELDS), np.int64),
+                 np.zeros(n_cards, np.int64), np.zeros(N_GAME_FIELDS, np.int64),
+                 np.zeros(INFO_SIZE, np.int64), np.zeros(n, np.int64),
+                 np.zeros((turns, n), np.int64), np.zeros((turns, n), np.int64),
+                 np.zeros(turns, np.int64), np.zeros(n, np.int64))
 
 
 @njit(cache=True, nogil=True)
-def play_chunk(rules, prizes, kinds, params, key, first_game, out, error, log, ctl):
-    """Play out.shape[0] games (see sim.game for the contract)."""
-    n, n_cards, turns = rules[R_PLAYERS], rules[R_CARDS], rules[R_TURNS]
-    pl = np.zeros((n, N_FIELDS), np.int64)
-    view = np.zeros((n, N_FIELDS), np.int64)
-    deck = np.zeros(n_cards, np.int64)
-    gs = np.zeros(N_GAME_FIELDS, np.int64)
-    info = np.zeros(INFO_SIZE, np.int64)
-    legal = np.zeros(n_cards, np.bool_)
-    bids = np.zeros(n, np.int64)
-    history = np.zeros((turns, n), np.int64)
-    trial = np.zeros((turns, n), np.int64)
-    wins = np.zeros(turns, np.int64)
-    avail = np.zeros(n, np.int64)
-    streams = np.zeros(stream_count(N_CHANCE, n, N_DECISIONS), np.uint64)
-    seat_kinds = np.zeros(n, np.int64)
-    seat_params = np.zeros(params.shape, np.float64)
-    trial_out, trial_error = out[:1].copy(), error.copy()
-    no_log = np.zeros((0, log.shape[1]), np.int64)
-    for row in range(out.shape[0]):
-        game = first_game + row
-        control.begin_game(ctl, game, row == 0, kinds, params, seat_kinds, seat_params)
-        while True:  # a search seat pauses the game at each of its decisions (sim.control)
-            seed_game(key, game, streams)
-            if log.shape[0] > 0:
-                log[0, 0] = 0
-            ok = play_game(rules, prizes, seat_kinds, seat_params, streams, pl, view, deck, gs,
-                           info, legal, bids, history, trial, wins, avail, out, row, error, log, ctl)
-            if not control.search_pending(ctl):
-                break
-            for _ in range(control.begin_search(ctl, seat_params)):
-                seed_game(key, game, streams)
-                control.begin_iteration(ctl, seat_kinds, seat_params)
-                play_game(rules, prizes, seat_kinds, seat_params, streams, pl, view, deck, gs, info,
-                          legal, bids, history, trial, wins, avail, trial_out, 0, trial_error,
-                          no_log, ctl)
-                control.end_iteration(ctl, trial_out[0, RECORD_WINNERS])
-            control.end_search(ctl, kinds, params, seat_kinds, seat_params)
-        if not ok:
-            return
+def play_chunk(rules, prizes, batch, out, log, ctl):
+    """Play out.shape[0] games (sim/game.py has the contract)."""
+    core.run_chunk(new_state(rules, prizes, batch, log, ctl), batch, out)

@@ -1,69 +1,104 @@
 """Goofspiel: integer encodings shared by the kernel, strategies and narratives (GS-n rule ids:
-docs/goofspiel.md)."""
+docs/goofspiel.md). Constants are grouped by what they index (``P.HAND``, ``EV.BID``)."""
+from typing import NamedTuple
 
 MIN_CARDS, MAX_CARDS = 1, 30   # GS-1: cards 1..N per player; points stay within int16 records
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
 # Actions: bidding card v is action v - 1 (OpenSpiel's encoding too), so there are N actions.
 
-# Per-player table pl[p, field]. Everything but HAND and LAST_BID is public in every mode; with
-# imp_info (GS-9) a seat sees the other seats' HAND as UNKNOWN and their LAST_BID as 0.
-HAND = 0               # bitmask: bit v-1 set = card v still in hand
-POINTS = 1             # prize points won so far (GS-4)
-PRIZES = 2             # prize cards won so far
-LAST_BID = 3           # card value bid last turn (0 = none yet, or hidden)
-CARDS_LEFT = 4         # cards in hand (public in every mode)
-N_FIELDS = 5
+
+
+class PlayerField(NamedTuple):
+    """A player's row ``pl[p, P.*]``. Everything but HAND and LAST_BID is public in every mode;
+    with imp_info (GS-9) a seat sees the other seats' HAND as UNKNOWN and their LAST_BID as 0."""
+    HAND: int            # bitmask: bit v-1 set = card v still in hand
+    POINTS: int          # prize points won so far (GS-4)
+    PRIZES: int          # prize cards won so far
+    LAST_BID: int        # card value bid last turn (0 = none yet, or hidden)
+    CARDS_LEFT: int      # cards in hand (public in every mode)
+
+
+P = PlayerField(*range(len(PlayerField._fields)))
+N_FIELDS = len(P)
 UNKNOWN = -1           # HAND of another seat under imp_info
 
-# Public game info handed to strategies: info[field].
-I_TURN = 0             # 1-based turn number
-I_PRIZE = 1            # value of this turn's prize card (GS-3)
-I_UNSEEN = 2           # bitmask: bit v-1 set = prize v not revealed yet (this turn's excluded)
-I_CARDS = 3            # N
-I_PLAYERS = 4
-I_TURNS = 5            # turns in the game (GS-6)
-I_ORDER = 6            # ORDER_RANDOM / ORDER_DESCENDING / ORDER_ASCENDING (GS-2)
-I_IMP_INFO = 7         # 1 = bids are never revealed (GS-9)
-I_DISCARDED = 8        # prize points discarded after tied bids so far (GS-4)
-INFO_SIZE = 9
 
-# Rule parameters rules_arr[field] (from GoofspielRules.kernel_args()).
-R_CARDS = 0
-R_PLAYERS = 1
-R_TURNS = 2
-R_ORDER = 3
-R_RETURNS = 4          # RETURNS_* (GS-8); the kernel does not need it, a search player may
-R_IMP_INFO = 5
-R_FIXED_DECK = 6       # 1 = prizes come in the given order (scripted games), 0 = as R_ORDER says
-N_RULES = 7
+class InfoField(NamedTuple):
+    """Public game info ``info[I.*]`` handed to strategies."""
+    TURN: int            # 1-based turn number
+    PRIZE: int           # value of this turn's prize card (GS-3)
+    UNSEEN: int          # bitmask: bit v-1 set = prize v not revealed yet (this turn's excluded)
+    CARDS: int           # N
+    PLAYERS: int
+    TURNS: int           # turns in the game (GS-6)
+    ORDER: int           # ORDER_RANDOM / ORDER_DESCENDING / ORDER_ASCENDING (GS-2)
+    IMP_INFO: int        # 1 = bids are never revealed (GS-9)
+    DISCARDED: int       # prize points discarded after tied bids so far (GS-4)
+
+
+I = InfoField(*range(len(InfoField._fields)))
+INFO_SIZE = len(I)
+
+
+class RuleField(NamedTuple):
+    """Rule parameters ``rules[R.*]`` (from GoofspielRules.kernel_args())."""
+    CARDS: int
+    PLAYERS: int
+    TURNS: int
+    ORDER: int
+    RETURNS: int         # RETURNS_* (GS-8); the kernel does not need it, a search player may
+    IMP_INFO: int
+    FIXED_DECK: int      # 1 = prizes come in the given order (scripted games), 0 = as R.ORDER says
+
+
+R = RuleField(*range(len(RuleField._fields)))
+N_RULES = len(R)
 
 ORDER_RANDOM, ORDER_DESCENDING, ORDER_ASCENDING = 0, 1, 2
 POINTS_ORDERS = ("random", "descending", "ascending")
 RETURNS_WIN_LOSS, RETURNS_POINT_DIFFERENCE, RETURNS_TOTAL_POINTS = 0, 1, 2
 RETURNS_TYPES = ("win_loss", "point_difference", "total_points")
 
-# End reasons (record column end_reason), GS-7.
-END_WON = 0            # one seat has the most points
-END_SHARED = 1         # several (not all) seats tie for the most points: they share the win
-END_DRAW = 2           # every seat has the same points: a draw (all share; OpenSpiel: return 0)
+
+
+class EndReason(NamedTuple):
+    """End reasons (record column end_reason), GS-7."""
+    WON: int             # one seat has the most points
+    SHARED: int          # several (not all) seats tie for the most points: they share the win
+    DRAW: int            # every seat has the same points: a draw (all share; OpenSpiel: return 0)
+
+
+END = EndReason(0, 1, 2)
 END_REASONS = ("won", "shared", "draw")
 
 # Record columns after the shared ones (sim.game): game-level, then per seat.
 GAME_COLUMNS = ("tied_turns", "points_discarded")
 SEAT_COLUMNS = ("points", "prizes")
-C_TIED, C_DISCARDED = 3, 4
-C_SEAT0 = 5
-N_SEAT_COLUMNS = 2
 
-# Event log rows: (event, turn, seat, a, b, c).
+
+class Column(NamedTuple):
+    TIED: int
+    DISCARDED: int
+    SEAT0: int           # the first seat's columns (SEAT_COLUMNS, seat-major)
+
+
+C = Column(3, 4, 5)
+N_SEAT_COLUMNS = len(SEAT_COLUMNS)
+
+
+class Event(NamedTuple):
+    """Event log rows: (event, turn, seat, a, b, c)."""
+    PRIZE: int           # a = prize value revealed, b = prize cards still unseen after it
+    BID: int             # seat bids: a = card value (private: only the bidder knows it)
+    REVEAL: int          # seat's bid is shown: a = card value (not logged under imp_info)
+    TURN: int            # seat = taker (-1: tied, discarded), a = prize, b = taker's points
+    SCORE: int           # seat: a = points, b = prizes won
+    END: int             # a = end reason, b = winners bitmask
+
+
+EV = Event(*range(1, len(Event._fields) + 1))
 LOG_WIDTH = 6
-EV_PRIZE = 1           # a = prize value revealed, b = prize cards still unseen after it
-EV_BID = 2             # seat bids: a = card value (private: only the bidder knows it)
-EV_REVEAL = 3          # seat's bid is shown: a = card value (not logged under imp_info)
-EV_TURN = 4            # seat = taker (-1: tied, discarded), a = prize, b = taker's points
-EV_SCORE = 5           # seat: a = points, b = prizes won
-EV_END = 6             # a = end reason, b = winners bitmask
 # Who sees each event (sim.game PUBLIC=0 / OWNER=1 / NOBODY=2): a bid is the bidder's secret
 # until every bid is in (GS-3); the reveal and the turn's result are public (GS-4).
 EVENT_VISIBILITY = (2, 0, 1, 0, 0, 0, 0)
@@ -71,14 +106,19 @@ DECISION_NAMES = ("bid",)
 N_DECISIONS = len(DECISION_NAMES)
 N_CHANCE = 1  # random streams (sim.rng): 0 = the deck; then one per (seat, decision type)
 
-# Game scalars gs[field] inside the kernel.
-G_TURN = 0             # turns started
-G_END = 1              # end reason, -1 while playing
-G_TIED = 2             # turns whose prize was discarded
-G_DISCARDED = 3        # points discarded
-N_GAME_FIELDS = 4
 
-# Random streams: 0 = chance (the prize shuffle), 1+s = seat s's strategy.
-CHANCE = 0
 
-N_STRATEGY_PARAMS = 32  # a scripted seat needs one bid per turn (at most MAX_CARDS turns)
+class GameField(NamedTuple):
+    """The game's scalars ``gs[G.*]`` inside the kernel."""
+    TURN: int            # turns started
+    END: int             # end reason, -1 while playing
+    TIED: int            # turns whose prize was discarded
+    DISCARDED: int       # points discarded
+
+
+G = GameField(*range(len(GameField._fields)))
+N_GAME_FIELDS = len(G)
+
+CHANCE = 0  # stream 0: the prize shuffle
+
+N_STRATEGY_PARAMS = 64  # a script needs a (decision, action) pair per turn: 1 + 2 x MAX_CARDS

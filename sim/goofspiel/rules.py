@@ -80,13 +80,13 @@ class GoofspielRules(Variant):
 
     def kernel_args(self) -> tuple:
         rules = np.zeros(L.N_RULES, np.int64)
-        rules[L.R_CARDS] = self.num_cards
-        rules[L.R_PLAYERS] = self.players
-        rules[L.R_TURNS] = self.turns
-        rules[L.R_ORDER] = L.POINTS_ORDERS.index(self.points_order)
-        rules[L.R_RETURNS] = L.RETURNS_TYPES.index(self.returns_type)
-        rules[L.R_IMP_INFO] = int(self.imp_info)
-        rules[L.R_FIXED_DECK] = int(self.prize_order is not None)
+        rules[L.R.CARDS] = self.num_cards
+        rules[L.R.PLAYERS] = self.players
+        rules[L.R.TURNS] = self.turns
+        rules[L.R.ORDER] = L.POINTS_ORDERS.index(self.points_order)
+        rules[L.R.RETURNS] = L.RETURNS_TYPES.index(self.returns_type)
+        rules[L.R.IMP_INFO] = int(self.imp_info)
+        rules[L.R.FIXED_DECK] = int(self.prize_order is not None)
         if self.prize_order is not None:
             deck = self.prize_order
         elif self.points_order == "descending":

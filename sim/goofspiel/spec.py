@@ -2,12 +2,12 @@
 strategies.goofspiel first never meets a half-imported package)."""
 from strategies.goofspiel import BUILTINS
 
-from ..game import GameSpec, register
+from ..game import GameSpec
 from . import kernel, layout
 from .log import narrate
 from .rules import GoofspielRules
 
-SPEC = register(GameSpec(
+SPEC = GameSpec(
     name="goofspiel",
     title="Goofspiel",
     rules_class=GoofspielRules,
@@ -24,4 +24,4 @@ SPEC = register(GameSpec(
     event_visibility=layout.EVENT_VISIBILITY,
     n_actions=layout.MAX_CARDS,   # legal masks are num_cards long; the search tree is sized for the most
     observation_variants=({"players": 3}, {"players": 3, "imp_info": True}),
-))
+)

@@ -112,13 +112,13 @@ class ParthianRules(Variant):
 
     def kernel_args(self) -> tuple:
         rules = np.zeros(L.N_RULES, np.int64)
-        rules[L.R_PLAYERS] = self.n_players
-        rules[L.R_THRESHOLD] = self.charge_threshold
-        rules[L.R_CHARGES] = self.charges
-        rules[L.R_MERIT_DEPTH] = 3 if self.merit_ties == "third" else L.MAX_PLAYERS
-        rules[L.R_CHARGER_SHIELDS] = int(self.charger_spares_all)
-        rules[L.R_SHARE_TIES] = int(self.final_ties == "share")
-        rules[L.R_FIXED_DECK] = int(self.deck_order is not None)
+        rules[L.R.PLAYERS] = self.n_players
+        rules[L.R.THRESHOLD] = self.charge_threshold
+        rules[L.R.CHARGES] = self.charges
+        rules[L.R.MERIT_DEPTH] = 3 if self.merit_ties == "third" else L.MAX_PLAYERS
+        rules[L.R.CHARGER_SHIELDS] = int(self.charger_spares_all)
+        rules[L.R.SHARE_TIES] = int(self.final_ties == "share")
+        rules[L.R.FIXED_DECK] = int(self.deck_order is not None)
         deck = np.array(self.deck_order if self.deck_order is not None else self.strengths(), np.int64)
         return rules, deck
 

@@ -2,12 +2,12 @@
 strategies.parthian first never meets a half-imported package)."""
 from strategies.parthian import BUILTINS
 
-from ..game import GameSpec, register
+from ..game import GameSpec
 from . import kernel, layout
 from .log import narrate
 from .rules import ParthianRules
 
-SPEC = register(GameSpec(
+SPEC = GameSpec(
     name="parthian",
     title="Parthian Shot",
     rules_class=ParthianRules,
@@ -25,4 +25,4 @@ SPEC = register(GameSpec(
     n_actions=layout.N_ACTIONS,
     event_visibility=layout.EVENT_VISIBILITY,
     observation_variants=tuple({"n_players": n} for n in (3, 5, 6)),
-))
+)

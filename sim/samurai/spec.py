@@ -2,12 +2,12 @@
 strategies.samurai first never meets a half-imported package)."""
 from strategies.samurai import BUILTINS
 
-from ..game import GameSpec, register
+from ..game import GameSpec
 from . import kernel, layout
 from .log import narrate
 from .rules import SamuraiRules
 
-SPEC = register(GameSpec(
+SPEC = GameSpec(
     name="samurai",
     title="Samurai Sword",
     rules_class=SamuraiRules,
@@ -27,4 +27,4 @@ SPEC = register(GameSpec(
     # every decision type is reached: Ieyasu and Bushido need their characters / longer games
     observation_variants=tuple({"n_players": n, "characters": ",".join(
         ["ieyasu", "hanzo", "nobunaga"][:1] + ["random"] * (n - 1))} for n in (3, 4, 6, 7)),
-))
+)

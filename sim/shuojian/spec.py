@@ -2,12 +2,12 @@
 strategies.shuojian first never meets a half-imported package)."""
 from strategies.shuojian import BUILTINS
 
-from ..game import GameSpec, register
+from ..game import GameSpec
 from . import kernel, layout
 from .log import narrate
 from .rules import ShuoJianRules
 
-SPEC = register(GameSpec(
+SPEC = GameSpec(
     name="shuojian",
     title="Shuo Jian",
     rules_class=ShuoJianRules,
@@ -24,4 +24,4 @@ SPEC = register(GameSpec(
     decision_names=layout.DECISION_NAMES,
     event_visibility=layout.EVENT_VISIBILITY,
     n_actions=layout.N_ACTIONS,   # a play is an index into the listed plays (+ a voluntary pass)
-))
+)

@@ -2,12 +2,12 @@
 strategies.sunzi first never meets a half-imported package)."""
 from strategies.sunzi import BUILTINS
 
-from ..game import GameSpec, register
+from ..game import GameSpec
 from . import kernel, layout
 from .log import narrate
 from .rules import SunziRules
 
-SPEC = register(GameSpec(
+SPEC = GameSpec(
     name="sunzi",
     title="Sunzi / Dynasties",
     rules_class=SunziRules,
@@ -34,4 +34,4 @@ SPEC = register(GameSpec(
         {"order_choice": "region_by_region", "markers": "shortage", "mode": "advanced"},
         {"order_timing": "before_placement", "warlord": True},
     ),
-))
+)

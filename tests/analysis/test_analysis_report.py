@@ -51,7 +51,7 @@ def test_shared_analysis_modules_name_no_game():
     from pathlib import Path
 
     import analysis
-    from sim.game import game_names, get_game
+    from sim.games import game_names, get_game
 
     root = Path(analysis.__file__).parent
     shared = [root / f"{name}.py" for name in ("stats", "tables", "cards", "plots", "markdown",

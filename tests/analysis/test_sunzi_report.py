@@ -94,7 +94,7 @@ def test_write_reports_without_games_runs_every_study(tmp_path, monkeypatch):
 
 
 def test_every_registered_game_with_a_study_module_is_found():
-    from sim.game import game_names
+    from sim.games import game_names
 
     found = report.studies()
     assert {"parthian", "sunzi"} <= set(found) <= set(game_names())

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from sim.errors import RunError
-from sim.game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS, get_game
+from sim.game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS
+from sim.games import get_game
 from sim.results import Summary
 
 SPEC = get_game("parthian")

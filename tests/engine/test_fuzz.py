@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from sim.cli import main
 from sim.errors import BalanceError
-from sim.game import game_names, get_game
+from sim.games import game_names, get_game
 from sim.runner import simulate
 
 API_EXAMPLES = int(os.environ.get("BALANCE_FUZZ_EXAMPLES", 60))   # per game; docs/scaling.md

@@ -2,7 +2,7 @@
 import pytest
 from golden_games import golden_files
 
-from sim.game import game_names, get_game
+from sim.games import game_names, get_game
 
 
 @pytest.mark.parametrize("name", game_names())

@@ -12,7 +12,7 @@ import pytest
 from numba import njit
 from observation import check
 
-from sim.game import game_names, get_game
+from sim.games import game_names, get_game
 from sim.strategy import _rebind
 
 

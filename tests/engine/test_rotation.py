@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from analysis import tables as T
-from sim.game import game_names, get_game
+from sim.games import game_names, get_game
 from sim.runner import play_one, simulate
 
 MIX = ["cautious", "glory", "random", "lowball"]

@@ -158,7 +158,7 @@ def test_a_user_strategy_that_allocates_gets_a_clear_error():
 
 
 def test_long_parameter_lists_make_short_labels():
-    from sim.game import get_game
+    from sim.games import get_game
     from sim.strategy import resolve_seats
     from strategies.parthian import script
 

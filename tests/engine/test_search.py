@@ -10,7 +10,7 @@ from observation import first_leak, play_world, view
 
 from analysis.stats import wilson
 from sim.errors import StrategyError
-from sim.game import game_names, get_game
+from sim.games import game_names, get_game
 from sim.runner import as_rules, simulate
 from sim.strategy import resolve_seats
 

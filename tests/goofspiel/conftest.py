@@ -27,7 +27,7 @@ class Game:
         return [self.record[f"{column}_{p}"] for p in range(self.n)]
 
     def taker(self, turn: int) -> int:
-        (row,) = self.events(L.EV_TURN, turn)
+        (row,) = self.events(L.EV.TURN, turn)
         return row[2]
 
 

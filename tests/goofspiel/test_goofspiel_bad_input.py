@@ -46,7 +46,7 @@ def test_bad_returns_type_in_returns():
 
 def test_illegal_bid_is_a_strategy_error_naming_the_seat():
     """GS-5: bidding a card already played is illegal."""
-    with pytest.raises(StrategyError, match=r"'script\(0, 0\)' at seat 1 returned illegal action 0"):
+    with pytest.raises(StrategyError, match=r"'script\(2 decisions\)' at seat 1 returned illegal action 0"):
         simulate("goofspiel", {"num_cards": 3}, ["random", script([1, 1])], 1)
 
 

@@ -35,5 +35,5 @@ def test_the_golden_games_exercise_ties_draws_and_shared_wins():
     for path in GOLDEN:
         expected = json.loads(path.read_text())["expected"]
         ends.add(expected["record"]["end_reason"])
-        tied |= any(e[0] == L.EV_TURN and e[2] == -1 for e in expected["events"])
+        tied |= any(e[0] == L.EV.TURN and e[2] == -1 for e in expected["events"])
     assert tied and {"draw", "shared"} <= ends

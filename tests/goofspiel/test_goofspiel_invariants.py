@@ -53,14 +53,14 @@ def test_event_invariants(options):
                                 seed=3, game_index=g)
         bids: dict[int, list] = {}
         for event, turn, seat, a, b, c in events:
-            if event == L.EV_BID:
+            if event == L.EV.BID:
                 bids.setdefault(turn, []).append(a)
-            if event == L.EV_TURN:
+            if event == L.EV.TURN:
                 values = bids[turn]
                 top = max(values)
                 assert seat == (values.index(top) if values.count(top) == 1 else -1)
         for p in range(n):
             played = [bids[t][p] for t in sorted(bids)]
             assert len(set(played)) == len(played) and all(1 <= v <= cards for v in played)
-        reveals = [e for e in events if e[0] == L.EV_REVEAL]
+        reveals = [e for e in events if e[0] == L.EV.REVEAL]
         assert len(reveals) == (0 if options.get("imp_info") else n * len(bids))

@@ -7,7 +7,7 @@ cases: the pending bid of an earlier seat, the prize order, and the imp_info bid
 import numpy as np
 import pytest
 
-from sim import control
+from sim.core import header as control
 from sim.goofspiel import layout as L
 from sim.runner import play_one
 
@@ -89,8 +89,7 @@ def test_same_seed_and_decisions_replay_the_same_game():
 
 
 def test_events_have_a_declared_visibility():
-    codes = [v for k, v in vars(L).items() if k.startswith("EV_")]
-    assert max(codes) < len(L.EVENT_VISIBILITY)
+    assert max(L.EV) < len(L.EVENT_VISIBILITY)
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -120,7 +119,7 @@ def test_imp_info_resampled_histories_keep_every_turns_taker(players):
             if q != p:
                 assert len(set(history[:done, q])) == done
                 played = sum(1 << int(b) for b in history[:done, q])
-                assert pl[q, L.HAND] == ((1 << n_cards) - 1) & ~played
+                assert pl[q, L.P.HAND] == ((1 << n_cards) - 1) & ~played
         differs += not np.array_equal(history[:done], truth[:done])
     assert differs > 10
 

@@ -10,9 +10,9 @@ from sim.runner import play_one, simulate
 def test_gs1_every_hand_and_the_prize_deck_hold_1_to_n(play):
     """GS-1: each player bids every card 1..N exactly once; the prizes are 1..N."""
     game = play([3, 1, 4, 2], [[1, 2, 3, 4], [4, 3, 2, 1]])
-    bids = {p: sorted(r[3] for r in game.events(L.EV_REVEAL, seat=p)) for p in range(2)}
+    bids = {p: sorted(r[3] for r in game.events(L.EV.REVEAL, seat=p)) for p in range(2)}
     assert bids == {0: [1, 2, 3, 4], 1: [1, 2, 3, 4]}
-    assert [r[3] for r in game.events(L.EV_PRIZE)] == [3, 1, 4, 2]
+    assert [r[3] for r in game.events(L.EV.PRIZE)] == [3, 1, 4, 2]
 
 
 @pytest.mark.parametrize("order, expected", [("descending", [5, 4, 3, 2, 1]),
@@ -20,7 +20,7 @@ def test_gs1_every_hand_and_the_prize_deck_hold_1_to_n(play):
 def test_gs2_fixed_prize_orders(order, expected):
     """GS-2: points_order descending / ascending deals the prizes in that order."""
     _, events, _ = play_one("goofspiel", {"num_cards": 5, "points_order": order}, "random", seed=4)
-    assert [int(e[3]) for e in events if e[0] == L.EV_PRIZE] == expected
+    assert [int(e[3]) for e in events if e[0] == L.EV.PRIZE] == expected
 
 
 def test_gs2_random_order_is_a_shuffle_from_the_chance_stream():
@@ -28,7 +28,7 @@ def test_gs2_random_order_is_a_shuffle_from_the_chance_stream():
     orders = set()
     for g in range(20):
         _, events, _ = play_one("goofspiel", {"num_cards": 6}, "random", seed=9, game_index=g)
-        prizes = [int(e[3]) for e in events if e[0] == L.EV_PRIZE]
+        prizes = [int(e[3]) for e in events if e[0] == L.EV.PRIZE]
         assert sorted(prizes) == [1, 2, 3, 4, 5, 6]
         orders.add(tuple(prizes))
     assert len(orders) > 15
@@ -39,7 +39,7 @@ def test_gs2_the_deal_does_not_depend_on_the_strategies():
     deals = []
     for seats in (["random", "random"], ["match", "greedy"]):
         _, events, _ = play_one("goofspiel", {"num_cards": 8}, seats, seed=5, game_index=3)
-        deals.append([int(e[3]) for e in events if e[0] == L.EV_PRIZE])
+        deals.append([int(e[3]) for e in events if e[0] == L.EV.PRIZE])
     assert deals[0] == deals[1]
 
 
@@ -47,19 +47,19 @@ def test_gs3_bids_are_private_until_every_bid_is_in(play):
     """GS-3: a bid is logged as the bidder's own event when made; the reveals come after every
     seat has bid, and no seat is asked after any reveal of that turn."""
     game = play([2, 1, 3], [[3, 1, 2], [1, 3, 2]])
-    assert L.EVENT_VISIBILITY[L.EV_BID] == 1 and L.EVENT_VISIBILITY[L.EV_REVEAL] == 0
+    assert L.EVENT_VISIBILITY[L.EV.BID] == 1 and L.EVENT_VISIBILITY[L.EV.REVEAL] == 0
     for turn in (1, 2, 3):
         rows = [r[0] for r in game.rows if r[1] == turn]
-        last_bid = max(i for i, e in enumerate(rows) if e == L.EV_BID)
-        first_reveal = min(i for i, e in enumerate(rows) if e == L.EV_REVEAL)
-        assert rows[0] == L.EV_PRIZE and last_bid < first_reveal
+        last_bid = max(i for i, e in enumerate(rows) if e == L.EV.BID)
+        first_reveal = min(i for i, e in enumerate(rows) if e == L.EV.REVEAL)
+        assert rows[0] == L.EV.PRIZE and last_bid < first_reveal
 
 
 def test_gs4_the_higher_bid_takes_the_prize(play):
     """GS-4: turn 1 prize 3, bids 1 vs 3: P1 takes 3; turn 2 prize 1, bids 2 vs 1: P0 takes 1."""
     game = play([3, 1, 2], [[1, 2, 3], [3, 1, 2]])
     assert game.taker(1) == 1 and game.taker(2) == 0
-    assert game.events(L.EV_TURN, 1)[0][3:5] == (3, 3)
+    assert game.events(L.EV.TURN, 1)[0][3:5] == (3, 3)
 
 
 def test_gs4_a_tie_for_the_highest_bid_discards_the_prize(play):
@@ -92,14 +92,14 @@ def test_gs6_the_last_card_is_played_without_a_decision(play):
     """GS-6: a full game asks N - 1 bids per seat; the script never reaches the last turn."""
     game = play([1, 2, 3], [[1, 2], [2, 1]])
     assert game.record["turns"] == 3
-    assert [r[3] for r in game.events(L.EV_REVEAL, 3)] == [3, 3]
+    assert [r[3] for r in game.events(L.EV.REVEAL, 3)] == [3, 3]
 
 
 def test_gs6_num_turns_stops_early():
     """GS-6: num_turns=3 plays three of the five prize cards."""
     record, events, _ = play_one("goofspiel", {"num_cards": 5, "num_turns": 3}, "random", seed=2)
     assert record["turns"] == 3
-    assert sum(1 for e in events if e[0] == L.EV_PRIZE) == 3
+    assert sum(1 for e in events if e[0] == L.EV.PRIZE) == 3
 
 
 def game_wins(game) -> list[float]:
@@ -146,24 +146,23 @@ def test_gs9_imp_info_hides_the_bids(play):
     """GS-9: under imp_info no bid is revealed; only each turn's taker is public, and a seat
     sees the other seat's hand as unknown."""
     game = play([2, 1, 3], [[3, 1], [1, 3]], imp_info=True)
-    assert not game.events(L.EV_REVEAL)
+    assert not game.events(L.EV.REVEAL)
     assert [game.taker(t) for t in (1, 2, 3)] == [0, 1, -1]
-    assert len(game.events(L.EV_BID)) == 6  # private to each bidder
+    assert len(game.events(L.EV.BID)) == 6  # private to each bidder
 
 
 def test_gs9_imp_info_observation_masks_other_hands():
     """GS-9: the array handed to a strategy shows its own hand and UNKNOWN for the others."""
     from sim.goofspiel import kernel as K
+    from sim.runner import kernel_state
 
-    rules, _ = GoofspielRules(num_cards=4, imp_info=True).kernel_args()
-    pl = np.zeros((2, L.N_FIELDS), np.int64)
-    pl[:, L.HAND] = [0b1011, 0b0111]
-    pl[:, L.LAST_BID] = [3, 4]
-    view = np.zeros_like(pl)
-    seen = K.observe(rules, pl, view, 0)
-    assert list(seen[:, L.HAND]) == [0b1011, L.UNKNOWN] and list(seen[:, L.LAST_BID]) == [3, 0]
-    open_rules, _ = GoofspielRules(num_cards=4).kernel_args()
-    assert list(K.observe(open_rules, pl, view, 0)[:, L.HAND]) == [0b1011, 0b0111]
+    for imp_info, others in ((True, L.UNKNOWN), (False, 0b0111)):
+        g = kernel_state("goofspiel", GoofspielRules(num_cards=4, imp_info=imp_info))
+        g.pl[:, L.P.HAND] = [0b1011, 0b0111]
+        g.pl[:, L.P.LAST_BID] = [3, 4]
+        seen = K.observe(g, 0, 0).players
+        assert list(seen[:, L.P.HAND]) == [0b1011, others]
+        assert list(seen[:, L.P.LAST_BID]) == ([3, 0] if imp_info else [3, 4])
 
 
 def test_defaults_are_openspiels():

@@ -29,10 +29,10 @@ ALPHA = 0.001  # per test; the seeds are fixed, so a pass or fail is reproducibl
 
 
 def history(events, n):
-    prizes = [int(e[3]) for e in events if e[0] == L.EV_PRIZE]
+    prizes = [int(e[3]) for e in events if e[0] == L.EV.PRIZE]
     bids: dict[int, list] = {}
     for e in events:
-        if e[0] == L.EV_BID:
+        if e[0] == L.EV.BID:
             bids.setdefault(int(e[1]), []).append(int(e[3]))
     return prizes, [bids[t] for t in sorted(bids)]
 
@@ -99,10 +99,10 @@ def test_observation_from_a_history_matches_the_game():
         obs = observation(rules, 1, prizes[:turn], bids[:turn - 1])
         points = [0, 0]
         for e in events:
-            if e[0] == L.EV_TURN and e[1] < turn and e[2] >= 0:
+            if e[0] == L.EV.TURN and e[1] < turn and e[2] >= 0:
                 points[e[2]] = int(e[4])
-        assert list(obs.players[:, L.POINTS]) == points
-        assert obs.info[L.I_PRIZE] == prizes[turn - 1] and obs.info[L.I_TURN] == turn
+        assert list(obs.players[:, L.P.POINTS]) == points
+        assert obs.info[L.I.PRIZE] == prizes[turn - 1] and obs.info[L.I.TURN] == turn
         assert obs.legal.sum() == 7 - turn + 1
 
 

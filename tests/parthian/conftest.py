@@ -13,7 +13,7 @@ import pytest
 from sim.parthian import kernel as K
 from sim.parthian import layout as L
 from sim.parthian.rules import ParthianRules
-from sim.runner import play_one
+from sim.runner import kernel_state, play_one
 from strategies.parthian import script
 
 
@@ -41,19 +41,19 @@ class Game:
 
     def merit_to(self, rnd: int) -> int:
         """Who got the legion defeated in round ``rnd`` (-1 = nobody)."""
-        (row,) = self.events(L.EV_DEFEATED, rnd)
+        (row,) = self.events(L.EV.DEFEATED, rnd)
         return row[5]
 
     def damaged(self, rnd: int) -> dict[int, int]:
         """{player: charge cards left (-1 = routed)} for the damage taken in round ``rnd``."""
-        return {r[2]: r[3] for r in self.events(L.EV_DAMAGE, rnd)}
+        return {r[2]: r[3] for r in self.events(L.EV.DAMAGE, rnd)}
 
     def resupplied(self, rnd: int) -> dict[int, int]:
         """{player: why (13 charge, 14 camel, 9 damage)} for round ``rnd``."""
-        return {r[2]: r[3] for r in self.events(L.EV_RESUPPLY, rnd)}
+        return {r[2]: r[3] for r in self.events(L.EV.RESUPPLY, rnd)}
 
     def legions(self) -> list[int]:
-        return [r[3] for r in self.events(L.EV_LEGION)]
+        return [r[3] for r in self.events(L.EV.LEGION)]
 
 
 def make_rules(order, n, **options) -> ParthianRules:
@@ -71,30 +71,25 @@ class Table:
     """Kernel state of one game, advanced one round at a time with resolve_round."""
 
     def __init__(self, n, order, **options):
-        self.rules_arr, self.legions = make_rules(order, n, **options).kernel_args()
-        self.pl = np.zeros((n, L.N_FIELDS), np.int64)
-        self.deck = np.zeros(L.N_LEGIONS, np.int64)
-        self.gs = np.zeros(L.N_GAME_FIELDS, np.int64)
-        self.info = np.zeros(L.INFO_SIZE, np.int64)
-        self.values = np.zeros(n, np.int64)
-        K.setup(self.rules_arr, self.legions, self.pl, self.deck, self.gs, np.zeros(1 + n, np.uint64))
-        K.start_info(self.rules_arr, self.legions, self.info)
+        self.g = kernel_state("parthian", make_rules(order, n, **options), max_events=64)
+        K.setup(self.g)
+        self.pl, self.gs, self.info = self.g.pl, self.g.gs, self.g.info
 
     def legal(self, p) -> np.ndarray:
-        legal = np.zeros(L.N_ACTIONS, np.bool_)
-        K.legal_actions(self.rules_arr, self.pl, p, legal)
-        return legal
+        K.legal_actions(self.g, p)
+        return self.g.core.legal.copy()
 
     def play(self, cards) -> list[tuple]:
         """Resolve one round with these cards; return its event rows."""
-        self.gs[L.G_ROUND] += 1
-        log = np.zeros((64, L.LOG_WIDTH), np.int64)
-        actions = np.array([action(c) for c in cards], np.int64)
-        K.resolve_round(self.rules_arr, self.pl, self.deck, self.gs, self.info, actions, self.values, log)
+        self.gs[L.G.ROUND] += 1
+        log = self.g.core.log
+        log[0, 0] = 0
+        self.g.actions[:] = [action(c) for c in cards]
+        K.resolve_round(self.g)
         return [tuple(int(x) for x in row) for row in log[1:1 + log[0, 0]]]
 
     def hand(self, p) -> set[int]:
-        return {v + 1 for v in range(L.SHOTS) if (self.pl[p, L.HAND] >> v) & 1}
+        return {v + 1 for v in range(L.SHOTS) if (self.pl[p, L.P.HAND] >> v) & 1}
 
 
 @pytest.fixture

@@ -72,7 +72,7 @@ def test_number_of_games_must_be_positive(n_games):
 
 
 @njit
-def mine(seat, players, info, legal, params, rng):
+def mine(decision, seat, obs, legal, params, rng):
     """Lowest legal shooting card, like the built-in lowball; params = (1, a) plays a instead."""
     if params[0] == 1.0:
         return np.int64(params[1])
@@ -110,6 +110,6 @@ def test_out_of_range_options_are_refused_before_any_kernel_runs(options, fragme
 
 
 def test_a_script_that_runs_out_is_a_clear_error():
-    short = script([0])  # one round of actions; later rounds read the zero padding: card 1 again
-    with pytest.raises(StrategyError, match=r"'script\(0\)' at seat 0 returned illegal action 0"):
+    short = script([0])  # one round of actions: the second round has no answer
+    with pytest.raises(StrategyError, match=r"'script\(1 decisions\)' at seat 0 returned illegal action -1"):
         simulate("parthian", {"n_players": 3}, [short, "random", "random"], n_games=1)

@@ -34,12 +34,12 @@ def test_golden_game_exercises_the_main_rules(path):
     events = json.loads(path.read_text())["expected"]["events"]
     plays = {}
     for event, rnd, player, a, b, c in events:
-        if event == L.EV_PLAY:
+        if event == L.EV.PLAY:
             plays.setdefault(rnd, {})[player] = b
-    merits = [(rnd, c) for event, rnd, _, _, _, c in events if event == L.EV_DEFEATED and c >= 0]
+    merits = [(rnd, c) for event, rnd, _, _, _, c in events if event == L.EV.DEFEATED and c >= 0]
     tied_top = {rnd: list(v.values()).count(max(v.values())) > 1 for rnd, v in plays.items()}
-    quarrels = [rnd for event, rnd, *_ in events if event == L.EV_DEFEATED and tied_top[rnd]]
+    quarrels = [rnd for event, rnd, *_ in events if event == L.EV.DEFEATED and tied_top[rnd]]
     assert merits and quarrels
-    assert any(e[0] == L.EV_DAMAGE and e[3] >= 0 for e in events)
-    assert any(e[0] == L.EV_PLAY and e[3] == L.CHARGE for e in events)
-    assert any(e[0] == L.EV_RESUPPLY and e[3] == 14 for e in events)
+    assert any(e[0] == L.EV.DAMAGE and e[3] >= 0 for e in events)
+    assert any(e[0] == L.EV.PLAY and e[3] == L.CHARGE for e in events)
+    assert any(e[0] == L.EV.RESUPPLY and e[3] == 14 for e in events)

@@ -7,16 +7,14 @@ import numpy as np
 import pytest
 from numba import njit
 
+from sim import core
+from sim.core.state import KIND, RANDOM
 from sim.parthian import kernel as K
-from sim.parthian.layout import (CHARGES, CHARGES_PLAYED, END_DEFEAT, END_NO_SURVIVOR,
-                                 END_VICTORY, FRONT, FRONT_SUM, G_DEFEATED, G_END, G_HEAD, G_LEFT,
-                                 G_ROUND, G_UNCLAIMED, HAND, I_DECK_LEFT, I_LEGION, I_ROUND,
-                                 INFO_SIZE, MERITS, N_ACTIONS, N_FIELDS, N_GAME_FIELDS, N_LEGIONS,
-                                 N_STRATEGY_PARAMS, R_CHARGES, R_PLAYERS, ROUTED, SHOTS, WOUNDS)
+from sim.parthian.layout import END, G, I, N_ACTIONS, N_LEGIONS, P, R, SHOTS
 from sim.parthian.rules import ParthianRules
-from sim.rng import master_key, rand_below, seed_game
-from sim.runner import simulate
-from strategies.parthian import CAUTIOUS, GLORY, LOWBALL, RANDOM, builtin_decide
+from sim.rng import rand_below, seed_game
+from sim.runner import kernel_state, simulate
+from strategies.parthian import CAUTIOUS, GLORY, LOWBALL
 
 ALL = (1 << SHOTS) - 1
 # Failure codes of the driver (0 = every check passed).
@@ -44,27 +42,27 @@ def check_state(rules, pl, gs):
     n = pl.shape[0]
     merits = 0
     for p in range(n):
-        hand, front = pl[p, HAND], pl[p, FRONT]
+        hand, front = pl[p, P.HAND], pl[p, P.FRONT]
         if hand & front != 0 or hand | front != ALL:
             return 1
         total, in_hand = 0, 0
         for v in range(SHOTS):
             total += (v + 1) * ((front >> v) & 1)
             in_hand += (hand >> v) & 1
-        if total != pl[p, FRONT_SUM]:
+        if total != pl[p, P.FRONT_SUM]:
             return 2
-        if pl[p, CHARGES] < 0:
+        if pl[p, P.CHARGES] < 0:
             return 3
-        if pl[p, CHARGES] + pl[p, WOUNDS] + pl[p, CHARGES_PLAYED] != rules[R_CHARGES]:
+        if pl[p, P.CHARGES] + pl[p, P.WOUNDS] + pl[p, P.CHARGES_PLAYED] != rules[R.CHARGES]:
             return 4
-        if pl[p, ROUTED] == 1 and pl[p, CHARGES] != 0:
+        if pl[p, P.ROUTED] == 1 and pl[p, P.CHARGES] != 0:
             return 5
-        if gs[G_END] < 0 and in_hand < 2:
+        if gs[G.END] < 0 and in_hand < 2:
             return 6
-        merits += pl[p, MERITS]
-    if gs[G_DEFEATED] + gs[G_LEFT] != N_LEGIONS:
+        merits += pl[p, P.MERITS]
+    if gs[G.DEFEATED] + gs[G.LEFT] != N_LEGIONS:
         return 7
-    if merits + gs[G_UNCLAIMED] != gs[G_DEFEATED]:
+    if merits + gs[G.UNCLAIMED] != gs[G.DEFEATED]:
         return 8
     return 0
 
@@ -72,75 +70,67 @@ def check_state(rules, pl, gs):
 @njit
 def check_end(rules, pl, gs, share_ties):
     n = pl.shape[0]
-    end = gs[G_END]
+    end = gs[G.END]
     mask = K.winners(rules, pl, end)
     routed = 0
     for p in range(n):
-        if pl[p, ROUTED] == 1:
+        if pl[p, P.ROUTED] == 1:
             routed += 1
             if (mask >> p) & 1:
                 return 12
-    if end == END_VICTORY and gs[G_DEFEATED] != N_LEGIONS:
+    if end == END.VICTORY and gs[G.DEFEATED] != N_LEGIONS:
         return 13
-    if (end == END_DEFEAT and not 0 < routed < n) or (end == END_NO_SURVIVOR and routed != n):
+    if (end == END.DEFEAT and not 0 < routed < n) or (end == END.NO_SURVIVOR and routed != n):
         return 14
-    if share_ties and (end == END_VICTORY or end == END_DEFEAT) and mask == 0:
+    if share_ties and (end == END.VICTORY or end == END.DEFEAT) and mask == 0:
         return 15
     return 0
 
 
 @njit
-def drive(rules, legions, kinds_pool, key, n_games, share_ties, ends, failure):
-    """Play n_games with random strategy kinds per seat; stop at the first broken invariant.
+def drive(g, kinds_pool, key, n_games, share_ties, ends, failure):
+    """Play n_games with random strategy kinds per seat through the engine's ask, checking the
+    state after every round; stop at the first broken invariant.
 
     failure = (game, round, code); ends counts games per end reason.
     """
-    n = rules[R_PLAYERS]
-    pl = np.zeros((n, N_FIELDS), np.int64)
-    deck = np.zeros(N_LEGIONS, np.int64)
-    gs = np.zeros(N_GAME_FIELDS, np.int64)
-    info = np.zeros(INFO_SIZE, np.int64)
-    legal = np.zeros(N_ACTIONS, np.bool_)
-    actions = np.zeros(n, np.int64)
-    values = np.zeros(n, np.int64)
-    streams = np.zeros(1 + n, np.uint64)
-    kinds = np.zeros(n, np.int64)
-    params = np.zeros((n, N_STRATEGY_PARAMS))
-    log = np.zeros((0, 6), np.int64)
-    max_rounds = N_LEGIONS + n * rules[R_CHARGES]
-    for g in range(n_games):
-        seed_game(key, g, streams)
+    rules, pl, gs, info, deck = g.rules, g.pl, g.gs, g.info, g.deck
+    c = g.core
+    n = rules[R.PLAYERS]
+    max_rounds = N_LEGIONS + n * rules[R.CHARGES]
+    for game in range(n_games):
+        seed_game(key, game, c.streams)
         for p in range(n):
-            kinds[p] = kinds_pool[rand_below(streams, 0, kinds_pool.shape[0])]
-            params[p, 0] = rand_below(streams, 0, 2)  # cautious margin / glory prudence
-        K.setup(rules, legions, pl, deck, gs, streams)
-        K.start_info(rules, legions, info)
-        while gs[G_END] < 0:
-            if gs[G_ROUND] == max_rounds:
-                failure[0], failure[1], failure[2] = g, gs[G_ROUND], 9
+            c.seats[p, KIND] = kinds_pool[rand_below(c.streams, 0, kinds_pool.shape[0])]
+            c.params[p, 0] = rand_below(c.streams, 0, 2)  # cautious margin / glory prudence
+        K.setup(g)
+        while gs[G.END] < 0:
+            if gs[G.ROUND] == max_rounds:
+                failure[0], failure[1], failure[2] = game, gs[G.ROUND], 9
                 return
-            gs[G_ROUND] += 1
-            info[I_ROUND], info[I_LEGION], info[I_DECK_LEFT] = gs[G_ROUND], deck[gs[G_HEAD]], gs[G_LEFT]
+            gs[G.ROUND] += 1
+            info[I.ROUND] = gs[G.ROUND]
+            info[I.LEGION] = deck[gs[G.HEAD]]
+            info[I.DECK_LEFT] = gs[G.LEFT]
             for p in range(n):
-                K.legal_actions(rules, pl, p, legal)
-                if not legal.any():
-                    failure[0], failure[1], failure[2] = g, gs[G_ROUND], 10
+                K.legal_actions(g, p)
+                if not c.legal.any():
+                    failure[0], failure[1], failure[2] = game, gs[G.ROUND], 10
                     return
-                a = builtin_decide(kinds[p], p, pl, info, legal, params[p], streams[1 + p:2 + p])
-                if a < 0 or a >= N_ACTIONS or not legal[a]:
-                    failure[0], failure[1], failure[2] = g, gs[G_ROUND], 11
+                g.actions[p] = core.ask(g, 0, p, N_ACTIONS)
+                if c.error[3] == 1:
+                    failure[0], failure[1], failure[2] = game, gs[G.ROUND], 11
                     return
-                actions[p] = a
-            K.resolve_round(rules, pl, deck, gs, info, actions, values, log)
+            K.resolve_round(g)
             code = check_state(rules, pl, gs)
             if code != 0:
-                failure[0], failure[1], failure[2] = g, gs[G_ROUND], code
+                failure[0], failure[1], failure[2] = game, gs[G.ROUND], code
                 return
         code = check_end(rules, pl, gs, share_ties)
         if code != 0:
-            failure[0], failure[1], failure[2] = g, gs[G_ROUND], code
+            failure[0], failure[1], failure[2] = game, gs[G.ROUND], code
             return
-        ends[gs[G_END]] += 1
+        ends[gs[G.END]] += 1
 
 
 VARIANTS = [
@@ -155,16 +145,16 @@ VARIANTS = [
 @pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_invariants_hold_after_every_round(n, options):
     rules = ParthianRules(n_players=n, **options)
-    rules_arr, legions = rules.kernel_args()
+    g = kernel_state("parthian", rules, seed=100 + n)
     pool = np.array([RANDOM, CAUTIOUS, GLORY, LOWBALL], np.int64)
     ends = np.zeros(4, np.int64)
     failure = np.full(3, -1, np.int64)
     n_games = 5000
-    drive(rules_arr, legions, pool, master_key(100 + n), n_games, rules.final_ties == "share", ends, failure)
+    drive(g, pool, np.uint64(1234 + n), n_games, rules.final_ties == "share", ends, failure)
     game, rnd, code = failure
     assert code == -1, f"game {game}, round {rnd}: {FAILURES[int(code)]}"
     assert ends.sum() == n_games and ends[3] == 0  # never the round cap
-    assert ends[END_VICTORY] > 0 and ends[END_DEFEAT] > 0  # both endings were exercised
+    assert ends[END.VICTORY] > 0 and ends[END.DEFEAT] > 0  # both endings were exercised
 
 
 MIXES = [["random", "cautious", "glory", "lowball"], ["glory", "lowball", "random", "cautious"]]

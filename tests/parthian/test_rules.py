@@ -16,7 +16,7 @@ from sim.errors import StrategyError
 from sim.parthian import kernel as K
 from sim.parthian import layout as L
 from sim.parthian.rules import ParthianRules
-from sim.runner import play_one
+from sim.runner import kernel_state, play_one
 
 BIG = 99
 
@@ -30,7 +30,7 @@ def pl_for(*seats):
     """Player table for winners(): seats as (merits, charges in hand, best merit, routed)."""
     pl = np.zeros((len(seats), L.N_FIELDS), np.int64)
     for p, (merits, charges, best, routed) in enumerate(seats):
-        pl[p, L.MERITS], pl[p, L.CHARGES], pl[p, L.BEST_MERIT], pl[p, L.ROUTED] = merits, charges, best, routed
+        pl[p, L.P.MERITS], pl[p, L.P.CHARGES], pl[p, L.P.BEST_MERIT], pl[p, L.P.ROUTED] = merits, charges, best, routed
     return pl
 
 
@@ -49,8 +49,8 @@ def test_ps1_each_player_starts_with_shots_1_to_6_and_two_charge_cards(table, pl
     t = table(n, (5,) * 7)
     for p in range(n):
         assert t.hand(p) == {1, 2, 3, 4, 5, 6}
-        assert t.pl[p, L.FRONT] == 0 and t.pl[p, L.FRONT_SUM] == 0
-        assert t.pl[p, L.CHARGES] == 2
+        assert t.pl[p, L.P.FRONT] == 0 and t.pl[p, L.P.FRONT_SUM] == 0
+        assert t.pl[p, L.P.CHARGES] == 2
     # Everyone always ties for the highest card on a legion nobody can beat: two charge cards pay
     # for two hits, the third hit routs every player at once.
     g = play((BIG,) * 7, [(6,) * n] * 3)
@@ -73,10 +73,9 @@ def test_ps2_default_legions_per_player_count_are_the_cards_marked_for_it():
 
 @pytest.mark.parametrize("n", [3, 6])
 def test_ps2_all_seven_strengths_are_public_from_the_start(n):
-    rules, legions = ParthianRules(n_players=n).kernel_args()
-    info = np.zeros(L.INFO_SIZE, np.int64)
-    K.start_info(rules, legions, info)
-    assert list(info[L.I_LEGIONS:]) == sorted(ParthianRules(n_players=n).strengths(), reverse=True)
+    g = kernel_state("parthian", {"n_players": n})
+    K.start_info(g)
+    assert list(g.info[L.I.LEGIONS:]) == sorted(ParthianRules(n_players=n).strengths(), reverse=True)
 
 
 def test_ps2_legion_deck_is_shuffled_from_the_cards_of_this_count():
@@ -84,7 +83,7 @@ def test_ps2_legion_deck_is_shuffled_from_the_cards_of_this_count():
     tops = []
     for seed in range(40):
         _, events, _ = play_one("parthian", {"n_players": 4}, "random", seed=seed)
-        revealed = [int(e[3]) for e in events if e[0] == L.EV_LEGION]
+        revealed = [int(e[3]) for e in events if e[0] == L.EV.LEGION]
         assert set(revealed) <= strengths
         tops.append(revealed[0])
     # 40 shuffles: each of the 7 cards is on top 1/7 of the time; fewer than 4 distinct tops
@@ -101,8 +100,8 @@ def test_ps3_each_round_reveals_the_top_legion_then_every_player_plays_one_card(
     assert g.record["rounds"] == 4
     for r in range(1, 5):
         in_round = [row for row in g.rows if row[1] == r]
-        assert in_round[0][0] == L.EV_LEGION
-        plays = [row for row in in_round if row[0] == L.EV_PLAY]
+        assert in_round[0][0] == L.EV.LEGION
+        plays = [row for row in in_round if row[0] == L.EV.PLAY]
         assert [(row[2], row[3]) for row in plays] == [(p, c - 1) for p, c in enumerate(rounds[r - 1])]
     assert g.legions() == [10, BIG, BIG, BIG]
 
@@ -112,8 +111,8 @@ def test_ps4_charge_needs_shots_in_front_over_9_and_its_power_is_their_sum(play)
     # total 10+3+3 = 16 > 15: a lone charger is the unique highest and takes the merit.
     order = (0, 0, 15, BIG, BIG, BIG, BIG)
     g = play(order, [(4, 1, 1), (6, 2, 2), ("C", 3, 3)] + filler(4, 3))
-    assert g.events(L.EV_PLAY, 3, 0) == [(L.EV_PLAY, 3, 0, L.CHARGE, 10, 0)]
-    assert g.events(L.EV_DEFEATED, 3) == [(L.EV_DEFEATED, 3, -1, 16, 15, 0)]
+    assert g.events(L.EV.PLAY, 3, 0) == [(L.EV.PLAY, 3, 0, L.CHARGE, 10, 0)]
+    assert g.events(L.EV.DEFEATED, 3) == [(L.EV.DEFEATED, 3, -1, 16, 15, 0)]
     assert g.seats("charges_played") == [1, 0, 0]
 
 
@@ -125,10 +124,10 @@ def test_ps4_charge_with_shots_in_front_summing_to_9_is_illegal(play):
 def test_ps4_legal_charge_depends_on_front_sum_and_charges_left(table):
     t = table(3, (0,) * 7)
     for front_sum, charges, allowed in [(9, 2, False), (10, 2, True), (10, 0, False), (21, 1, True)]:
-        t.pl[0, L.FRONT_SUM], t.pl[0, L.CHARGES] = front_sum, charges
+        t.pl[0, L.P.FRONT_SUM], t.pl[0, L.P.CHARGES] = front_sum, charges
         assert t.legal(0)[L.CHARGE] == allowed, (front_sum, charges)
     t = table(3, (0,) * 7, charge_threshold=5)
-    t.pl[0, L.FRONT_SUM] = 6
+    t.pl[0, L.P.FRONT_SUM] = 6
     assert t.legal(0)[L.CHARGE]
 
 
@@ -137,8 +136,8 @@ def test_ps5_legion_is_defeated_only_when_the_total_exceeds_its_strength(play):
     # R2: 5+1+3 = 9 > 8: defeated, merit to P0.
     order = (9, 8, BIG, BIG, BIG, BIG, BIG)
     g = play(order, [(4, 3, 2), (5, 1, 3)] + filler(6, 3))
-    assert g.events(L.EV_BREAKTHROUGH, 1) == [(L.EV_BREAKTHROUGH, 1, -1, 9, 9, 0)]
-    assert g.events(L.EV_DEFEATED, 2) == [(L.EV_DEFEATED, 2, -1, 9, 8, 0)]
+    assert g.events(L.EV.BREAKTHROUGH, 1) == [(L.EV.BREAKTHROUGH, 1, -1, 9, 9, 0)]
+    assert g.events(L.EV.DEFEATED, 2) == [(L.EV.DEFEATED, 2, -1, 9, 8, 0)]
 
 
 def test_ps5_played_shooting_cards_stay_in_front(play, table):
@@ -149,7 +148,7 @@ def test_ps5_played_shooting_cards_stay_in_front(play, table):
     t.play((4, 1, 6))
     t.play((2, 5, 1))
     assert [t.hand(p) for p in range(3)] == [{1, 3, 5, 6}, {2, 3, 4, 6}, {2, 3, 4, 5}]
-    assert list(t.pl[:, L.FRONT_SUM]) == [6, 6, 7]
+    assert list(t.pl[:, L.P.FRONT_SUM]) == [6, 6, 7]
 
 
 # --- Legion defeated ------------------------------------------------------------------------
@@ -196,7 +195,7 @@ def test_ps8_two_chargers_quarrel_whatever_their_powers(play):
     # 4 beats 3,3, so P4 gets the legion.
     order = (0, 0, 0, BIG, BIG, BIG, BIG)
     g = play(order, [(6, 6, 1, 1, 1), (4, 5, 2, 2, 2), ("C", "C", 3, 3, 4)] + filler(6, 5))
-    assert [r[4] for r in g.events(L.EV_PLAY, 3)][:2] == [10, 11]
+    assert [r[4] for r in g.events(L.EV.PLAY, 3)][:2] == [10, 11]
     assert g.merit_to(3) == 4
     assert g.seats("merits") == [0, 1, 0, 0, 1]
 
@@ -232,7 +231,7 @@ def test_ps10_a_charger_on_a_breakthrough_spares_everyone(play):
     # P1's 6 is the highest shot, but the charger died for everyone: no damage.
     order = (0, 0, BIG, BIG, BIG, BIG, BIG)
     g = play(order, [(6, 1, 2), (4, 2, 1), ("C", 6, 3)] + filler(5, 3))
-    assert g.events(L.EV_BREAKTHROUGH, 3) == [(L.EV_BREAKTHROUGH, 3, -1, 19, BIG, 1)]
+    assert g.events(L.EV.BREAKTHROUGH, 3) == [(L.EV.BREAKTHROUGH, 3, -1, 19, BIG, 1)]
     assert g.damaged(3) == {}
     assert g.resupplied(3) == {0: 13}
     # Filler: R4 hits all three (P0 had 1 charge left -> 0, P1/P2 -> 1); R5 routs P0 while
@@ -249,7 +248,7 @@ def test_ps11_broken_through_legion_goes_to_the_bottom_and_the_last_one_stays(pl
               (6, 2, 2), (6, 6, 3)]
     g = play(order, rounds)
     assert g.legions() == [12, 0, 0, 0, 0, 0, 0, 12, 12]
-    assert [r[4] for r in g.events(L.EV_LEGION)] == [7, 7, 6, 5, 4, 3, 2, 1, 1]
+    assert [r[4] for r in g.events(L.EV.LEGION)] == [7, 7, 6, 5, 4, 3, 2, 1, 1]
     assert g.damaged(8) == {0: 0} and g.merit_to(9) == 2
     rec = g.record
     assert (rec["rounds"], rec["end_reason"], rec["legions_defeated"], rec["breakthroughs"],
@@ -315,9 +314,9 @@ def test_ps15_score_counts_merits_and_charge_cards_in_hand():
     rules = rules_arr(n_players=3)
     # Charge cards in hand count: 2 merits + 2 charges = 4 beats 3 merits + 0 charges = 3.
     pl = pl_for((3, 0, 15, 0), (2, 2, 10, 0), (1, 1, 12, 0))
-    assert K.winners(rules, pl, L.END_VICTORY) == mask(1)
+    assert K.winners(rules, pl, L.END.VICTORY) == mask(1)
     pl = pl_for((3, 1, 15, 0), (2, 2, 10, 0), (1, 1, 12, 0))  # 4 vs 4: strongest legion 15
-    assert K.winners(rules, pl, L.END_VICTORY) == mask(0)
+    assert K.winners(rules, pl, L.END.VICTORY) == mask(0)
 
 
 def test_ps16_defeat_lowest_score_escapes_the_routed_cannot_win(play):
@@ -337,13 +336,13 @@ def test_ps16_defeat_scoring_rules_directly():
     rules = rules_arr(n_players=4)
     # Lowest score among the survivors wins; the routed seat 0 has the lowest score of all.
     pl = pl_for((0, 0, 0, 1), (2, 1, 13, 0), (1, 1, 12, 0), (1, 2, 10, 0))
-    assert K.winners(rules, pl, L.END_DEFEAT) == mask(2)
+    assert K.winners(rules, pl, L.END.DEFEAT) == mask(2)
     # Tie on score 2: the highest legion is beheaded first; seat 3 (best 10) escapes.
     pl = pl_for((0, 0, 0, 1), (1, 1, 13, 0), (1, 1, 12, 0), (1, 1, 10, 0))
-    assert K.winners(rules, pl, L.END_DEFEAT) == mask(3)
+    assert K.winners(rules, pl, L.END.DEFEAT) == mask(3)
     # Everyone routed: nobody can win.
     pl = pl_for((0, 0, 0, 1), (1, 0, 13, 1), (0, 0, 0, 1), (0, 0, 0, 1))
-    assert K.winners(rules, pl, L.END_NO_SURVIVOR) == 0
+    assert K.winners(rules, pl, L.END.NO_SURVIVOR) == 0
 
 
 def test_ps16_everyone_routed_at_once_is_a_defeat_without_winner(play):
@@ -361,7 +360,7 @@ def test_op1_legion_table_from_a_csv_and_explicit_legions(tmp_path):
     for n in (3, 4, 5, 6):
         assert sorted(ParthianRules(n_players=n, legion_table=str(path)).strengths()) == [3, 4, 5, 6, 7, 8, 40]
     _, events, _ = play_one("parthian", {"n_players": 3, "legion_table": str(path)}, "random", seed=3)
-    assert {int(e[3]) for e in events if e[0] == L.EV_LEGION} <= {3, 4, 5, 6, 7, 8, 40}
+    assert {int(e[3]) for e in events if e[0] == L.EV.LEGION} <= {3, 4, 5, 6, 7, 8, 40}
     # Explicit strengths override the table; the offset shifts every strength.
     rules = ParthianRules(n_players=3, legion_table=str(path), legions=(1, 2, 3, 4, 5, 6, 7))
     assert rules.strengths() == (1, 2, 3, 4, 5, 6, 7)
@@ -382,7 +381,7 @@ def test_op2_merit_ties_setting_in_games_up_to_six_players(play, merit_ties):
 
 @pytest.mark.parametrize("merit_ties, expected", [("third", -1), ("any", 6)])
 def test_op2_fourth_value_only_with_merit_ties_any(merit_ties, expected):
-    depth = rules_arr(n_players=6, merit_ties=merit_ties)[L.R_MERIT_DEPTH]
+    depth = rules_arr(n_players=6, merit_ties=merit_ties)[L.R.MERIT_DEPTH]
     values = np.array([6, 6, 5, 5, 4, 4, 3])  # 7 values: three tied pairs, then a unique 3
     assert K.merit_winner(values, values - 1, 0, depth) == expected
     # Two chargers are the first tied group: 2 + two pairs leave the unique 2 fourth.
@@ -405,7 +404,7 @@ def test_op3_charger_on_a_breakthrough(play, spares_all):
         assert g.damaged(3) == {1: 1} and g.resupplied(3) == {0: 13, 1: 9}
         # R4: P0 -> 0, P1 -> 0, P2 -> 1; R5 routs P0 and P1; P2 alone escapes.
         assert g.seats("routed") == [1, 1, 0] and g.winners == [2]
-    assert g.events(L.EV_BREAKTHROUGH, 3)[0][5] == int(spares_all)
+    assert g.events(L.EV.BREAKTHROUGH, 3)[0][5] == int(spares_all)
 
 
 @pytest.mark.parametrize("final_ties", ["share", "nobody"])
@@ -431,7 +430,7 @@ def test_op5_damage_and_camel_in_the_same_round_return_the_shots_once(play):
     rounds = [(1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4), (6, 5, 5), (1, 6, 6)] + filler(6, 3)
     g = play(order, rounds)
     assert g.resupplied(5) == {0: 9, 1: 14, 2: 14}
-    assert len(g.events(L.EV_RESUPPLY, 5, 0)) == 1
+    assert len(g.events(L.EV.RESUPPLY, 5, 0)) == 1
     assert g.damaged(5) == {0: 1} and g.damaged(6) == {1: 1, 2: 1}
 
 
@@ -443,8 +442,8 @@ def test_op5_order_of_the_returns_does_not_matter(table):
     t.play((6, 5, 5))
     # Camels first, then damage, done by hand on P0's row: the same state as the kernel's.
     row = before[0].copy()
-    row[L.HAND], row[L.FRONT], row[L.FRONT_SUM] = 0b111111, 0, 0          # camels
-    row[L.CHARGES], row[L.WOUNDS] = row[L.CHARGES] - 1, row[L.WOUNDS] + 1  # damage (return again)
+    row[L.P.HAND], row[L.P.FRONT], row[L.P.FRONT_SUM] = 0b111111, 0, 0          # camels
+    row[L.P.CHARGES], row[L.P.WOUNDS] = row[L.P.CHARGES] - 1, row[L.P.WOUNDS] + 1  # damage (return again)
     assert list(t.pl[0]) == list(row)
     # A second return after the kernel's changes nothing either.
     again = t.pl.copy()

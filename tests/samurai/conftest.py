@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sim.control import new_ctl
-from sim.game import get_game
+from sim.games import get_game
 from sim.rng import master_key, seed_game, stream_count
 from sim.samurai import kernel as K
 from sim.samurai import layout as L

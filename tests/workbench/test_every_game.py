@@ -4,7 +4,7 @@ import pytest
 
 from analysis.workbench import ablate, sensitivity, sweep
 from analysis.workbench import metrics as M
-from sim.game import game_names, get_game
+from sim.games import game_names, get_game
 
 
 @pytest.mark.parametrize("game", game_names())

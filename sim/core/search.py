@@ -1,5 +1,6 @@
 """The search player's tree: information-set Monte Carlo tree search (Cowling, Powley &
-Whitehouse 2012), kept in the decision controller's int64 array (sim/control.py).
+Whitehouse 2012), kept in the decision controller's int64 array (sim/core/control.py, laid out by
+sim/core/header.py).
 
 A node is an information set of the searched seat: the hash of everything it was handed at a
 decision, chained to the node and action before it. Every iteration samples a world consistent
@@ -19,46 +20,42 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import control as C  # the header fields (control imports this module: resolved at compile time)
-from .rng import mix64
+from ..rng import mix64
+from .header import H, node_size
 
 SCALE = 1e6
 ROOT_KEY = 1
 
 
-def node_size(n_actions: int) -> int:
-    return 1 + 3 * n_actions
-
-
 @njit(cache=True)
 def reset(ctl):
     """An empty tree with its root."""
-    for i in range(ctl[C.TABLE_CAP]):
-        ctl[ctl[C.O_TABLE] + i] = 0
-    for i in range(1 + 3 * ctl[C.N_ACTIONS]):
-        ctl[ctl[C.O_NODES] + i] = 0
-    ctl[ctl[C.O_NODES]] = ROOT_KEY
-    ctl[C.N_NODES] = 1
+    for i in range(ctl[H.TABLE_CAP]):
+        ctl[ctl[H.O_TABLE] + i] = 0
+    for i in range(1 + 3 * ctl[H.N_ACTIONS]):
+        ctl[ctl[H.O_NODES] + i] = 0
+    ctl[ctl[H.O_NODES]] = ROOT_KEY
+    ctl[H.N_NODES] = 1
 
 
 @njit(cache=True)
 def _lookup(ctl, key, create):
     """Node index of `key`, creating it if asked; -1 if absent (or no room)."""
-    slots = ctl[C.TABLE_CAP] // 2
+    slots = ctl[H.TABLE_CAP] // 2
     if slots == 0:
         return -1
     i = np.int64(np.uint64(key) % np.uint64(slots))
     for _ in range(slots):
-        at = ctl[C.O_TABLE] + 2 * i
+        at = ctl[H.O_TABLE] + 2 * i
         if ctl[at] == key:
             return ctl[at + 1]
         if ctl[at] == 0:
-            if not create or ctl[C.N_NODES] >= ctl[C.NODE_CAP]:
+            if not create or ctl[H.N_NODES] >= ctl[H.NODE_CAP]:
                 return -1
-            node = ctl[C.N_NODES]
-            ctl[C.N_NODES] = node + 1
-            base = ctl[C.O_NODES] + node * (1 + 3 * ctl[C.N_ACTIONS])
-            for j in range(1 + 3 * ctl[C.N_ACTIONS]):
+            node = ctl[H.N_NODES]
+            ctl[H.N_NODES] = node + 1
+            base = ctl[H.O_NODES] + node * (1 + 3 * ctl[H.N_ACTIONS])
+            for j in range(1 + 3 * ctl[H.N_ACTIONS]):
                 ctl[base + j] = 0
             ctl[base] = key
             ctl[at], ctl[at + 1] = key, node
@@ -70,8 +67,8 @@ def _lookup(ctl, key, create):
 @njit(cache=True)
 def _rand_below(ctl, n):
     """Uniform integer in [0, n) from the search's own stream."""
-    state = np.uint64(ctl[C.SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
-    ctl[C.SEARCH_RNG] = np.int64(state)
+    state = np.uint64(ctl[H.SEARCH_RNG]) + np.uint64(0x9E3779B97F4A7C15)
+    ctl[H.SEARCH_RNG] = np.int64(state)
     return np.int64(((mix64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
@@ -108,8 +105,8 @@ def _choose(ctl, node, legal, width, from_av):
     the tried action with the best UCB value. ``from_av``: before the visit, reading the legal
     actions from the availability counts (the legal set is part of a node's key, so every legal
     action has been counted at each earlier visit; ``legal`` is not read then)."""
-    A = ctl[C.N_ACTIONS]
-    base = ctl[C.O_NODES] + node * (1 + 3 * A)
+    A = ctl[H.N_ACTIONS]
+    base = ctl[H.O_NODES] + node * (1 + 3 * A)
     n_o, w_o, av_o = base + 1, base + 1 + A, base + 1 + 2 * A
     n_legal, tried, visits = 0, 0, 0
     for a in range(width):
@@ -117,9 +114,9 @@ def _choose(ctl, node, legal, width, from_av):
             n_legal += 1
             tried += ctl[n_o + a] > 0
             visits += ctl[n_o + a]
-    if tried < widening_limit(ctl[C.WIDEN] / SCALE, ctl[C.WIDEN_ALPHA] / SCALE, visits, n_legal):
+    if tried < widening_limit(ctl[H.WIDEN] / SCALE, ctl[H.WIDEN_ALPHA] / SCALE, visits, n_legal):
         return -1
-    c = ctl[C.C_UCT] / SCALE
+    c = ctl[H.C_UCT] / SCALE
     best, pick = -1e300, -1
     for a in range(width):
         n = ctl[n_o + a]
@@ -136,21 +133,21 @@ def root_world(ctl):
     to draw: the k-th iteration through a root action plays world k (the same k-th world for
     every action), so that root actions are compared on the same worlds (common random
     numbers: with deterministic rollouts most of the outcome is the world's)."""
-    pick = _choose(ctl, 0, ctl, ctl[C.N_ACTIONS], True)
-    ctl[C.ROOT_PICK] = pick + 2
-    return ctl[ctl[C.O_NODES] + 1 + pick] if pick >= 0 else 0
+    pick = _choose(ctl, 0, ctl, ctl[H.N_ACTIONS], True)
+    ctl[H.ROOT_PICK] = pick + 2
+    return ctl[ctl[H.O_NODES] + 1 + pick] if pick >= 0 else 0
 
 
 @njit(cache=True)
 def _descend(ctl, node, pick, added):
     """Put (node, pick) on the iteration's path; after a new node the iteration leaves the tree."""
-    depth = ctl[C.PATH_N]
-    if depth < ctl[C.PATH_CAP] // 2:
-        ctl[ctl[C.O_PATH] + 2 * depth] = node
-        ctl[ctl[C.O_PATH] + 2 * depth + 1] = pick
-        ctl[C.PATH_N] = depth + 1
-    ctl[C.NODE] = -1 if added else node
-    ctl[C.LAST_ACTION] = pick
+    depth = ctl[H.PATH_N]
+    if depth < ctl[H.PATH_CAP] // 2:
+        ctl[ctl[H.O_PATH] + 2 * depth] = node
+        ctl[ctl[H.O_PATH] + 2 * depth + 1] = pick
+        ctl[H.PATH_N] = depth + 1
+    ctl[H.NODE] = -1 if added else node
+    ctl[H.LAST_ACTION] = pick
 
 
 @njit(cache=True)
@@ -159,14 +156,14 @@ def tree_step(ctl, obs_hash, legal, at_root):
     (return -1: the rollout policy suggests the new action, see `widen`) or pick among the
     actions tried there by UCB. After adding a node the iteration leaves the tree; -1 with no
     widening pending = no room: the rollout decides."""
-    A = ctl[C.N_ACTIONS]
+    A = ctl[H.N_ACTIONS]
     added = False
     if at_root:
         node = 0
     else:
-        parent = ctl[C.O_NODES] + ctl[C.NODE] * (1 + 3 * A)
+        parent = ctl[H.O_NODES] + ctl[H.NODE] * (1 + 3 * A)
         key = np.int64(mix64(np.uint64(ctl[parent]) ^ mix64(np.uint64(obs_hash)
-                                                            + np.uint64(ctl[C.LAST_ACTION] + 7))))
+                                                            + np.uint64(ctl[H.LAST_ACTION] + 7))))
         if key == 0:
             key = 2
         node = _lookup(ctl, key, False)
@@ -174,25 +171,25 @@ def tree_step(ctl, obs_hash, legal, at_root):
             node = _lookup(ctl, key, True)
             added = True
             if node < 0:
-                ctl[C.NODE] = -1
+                ctl[H.NODE] = -1
                 return -1
-    base = ctl[C.O_NODES] + node * (1 + 3 * A)
+    base = ctl[H.O_NODES] + node * (1 + 3 * A)
     n_o, av_o = base + 1, base + 1 + 2 * A
     lg = legal[:min(A, legal.shape[0])]
     for a in range(lg.shape[0]):
         if lg[a]:
             ctl[av_o + a] += 1
     pick = -2
-    if at_root and ctl[C.ROOT_PICK] != 0:  # chosen before the world was drawn (root_world)
-        pick = ctl[C.ROOT_PICK] - 2
+    if at_root and ctl[H.ROOT_PICK] != 0:  # chosen before the world was drawn (root_world)
+        pick = ctl[H.ROOT_PICK] - 2
         if pick >= 0 and not (pick < lg.shape[0] and lg[pick] and ctl[n_o + pick] > 0):
             pick = -2
     if pick == -2:
         pick = _choose(ctl, node, lg, lg.shape[0], False)
     if pick < 0:  # a new action
-        if ctl[C.WIDEN] > 0:
-            ctl[C.WIDEN_AT] = node + 1
-            ctl[C.NODE] = -1 if added else node
+        if ctl[H.WIDEN] > 0:
+            ctl[H.WIDEN_AT] = node + 1
+            ctl[H.NODE] = -1 if added else node
             return -1
         pick = _random_untried(ctl, n_o, lg)
     _descend(ctl, node, pick, added)
@@ -204,11 +201,11 @@ def widen(ctl, legal, suggested):
     """The node pending widening takes its new action: the one the rollout policy suggested
     (the policy is the prior), or a random untried legal one when that was tried already or is
     not legal. Returns the action to play."""
-    node = ctl[C.WIDEN_AT] - 1
-    ctl[C.WIDEN_AT] = 0
-    added = ctl[C.NODE] < 0
-    A = ctl[C.N_ACTIONS]
-    n_o = ctl[C.O_NODES] + node * (1 + 3 * A) + 1
+    node = ctl[H.WIDEN_AT] - 1
+    ctl[H.WIDEN_AT] = 0
+    added = ctl[H.NODE] < 0
+    A = ctl[H.N_ACTIONS]
+    n_o = ctl[H.O_NODES] + node * (1 + 3 * A) + 1
     lg = legal[:min(A, legal.shape[0])]
     pick = suggested
     if not (0 <= pick < lg.shape[0] and lg[pick] and ctl[n_o + pick] == 0):
@@ -217,18 +214,18 @@ def widen(ctl, legal, suggested):
     if 0 <= pick < lg.shape[0]:
         _descend(ctl, node, pick, added)
     else:
-        ctl[C.NODE] = -1
+        ctl[H.NODE] = -1
     return pick
 
 
 @njit(cache=True)
 def backup(ctl, share):
     """Add the iteration's reward to every (node, action) on its path."""
-    A = ctl[C.N_ACTIONS]
+    A = ctl[H.N_ACTIONS]
     reward = np.int64(share * SCALE + 0.5)
-    for d in range(ctl[C.PATH_N]):
-        node, a = ctl[ctl[C.O_PATH] + 2 * d], ctl[ctl[C.O_PATH] + 2 * d + 1]
-        base = ctl[C.O_NODES] + node * (1 + 3 * A)
+    for d in range(ctl[H.PATH_N]):
+        node, a = ctl[ctl[H.O_PATH] + 2 * d], ctl[ctl[H.O_PATH] + 2 * d + 1]
+        base = ctl[H.O_NODES] + node * (1 + 3 * A)
         ctl[base + 1 + a] += 1
         ctl[base + 1 + A + a] += reward
 
@@ -236,8 +233,8 @@ def backup(ctl, share):
 @njit(cache=True)
 def best_root_action(ctl):
     """The most visited action at the root (-1 if none was tried)."""
-    A = ctl[C.N_ACTIONS]
-    base = ctl[C.O_NODES]
+    A = ctl[H.N_ACTIONS]
+    base = ctl[H.O_NODES]
     best, pick = 0, -1
     for a in range(A):
         if ctl[base + 1 + a] > best:

@@ -1,0 +1,337 @@
+"""The decision protocol, written once for every game.
+
+A game's rules are straight-line code that calls :func:`ask` wherever a seat must decide:
+the game fills ``g.core.legal[:n]`` with the legal actions and calls ``ask(g, decision, seat,
+n)``, which returns the action to play. The rest of the protocol is decided here, once:
+
+- **Forced moves.** A decision with one legal action is taken without asking anybody: no
+  strategy sees it, no random number is drawn for it, the controller does not count it, and a
+  search neither searches it nor gives it a node. (No legal action at all answers -1: a bug of
+  the game, which its tests catch.)
+- **Who answers.** The engine answers ``RANDOM`` (a uniformly random legal action from the
+  seat's stream for this decision type) and ``SCRIPT`` ((decision, action) pairs in order;
+  a decision that does not match the next pair gets the game's ``off_script`` answer) itself,
+  for every game; a game's built-ins through its ``strategy`` hook; a user strategy through its
+  address (sim/core/userfn.py); the search player through the controller. Every strategy has
+  one signature, ``strategy(decision, seat, obs, legal, params, rng)``, and ``obs`` is what the
+  game's ``observe(g, decision, seat)`` hook returns: everything that seat may know, nothing
+  more (tests/engine/test_observation.py checks it).
+- **Illegal answers.** An answer outside the legal mask is reported in ``batch.error`` (the
+  first one of the chunk: row, seat, action) and the game goes on with the lowest legal action,
+  so that no rule code has to unwind; the chunk stops after that game and the runner raises a
+  StrategyError naming the strategy, the seat, the action and the game.
+- **Redeal, then reseed.** With a controller, a decision where a redeal is due (a search's
+  fork, or a test's ``redeal_at``) first draws every random stream but the deciding seat's own
+  anew, then calls the game's ``redeal(g, seat)``, which re-randomises everything the seat has
+  not observed (a redeal that asks other seats' strategies again, as Parthian Shot's does, so
+  draws from fresh streams); the legal mask the game set is kept across the redeal.
+- **Events.** :func:`log_event` writes a game's event log (narratives, golden games, the
+  conformance test); its first three columns are (event, round, seat) in every game.
+
+The chunk driver :func:`run_chunk` plays a chunk's games: each game seeds its streams from
+(batch key, game index), seats the strategies (rotated by the game index when asked), and plays;
+with a search seat it replays the game up to each of that seat's decisions and searches there
+(sim/core/control.py). None of the controller is compiled into a kernel called without one.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import literal_unroll, njit, types
+from numba.extending import overload
+
+from ..game import RECORD_WINNERS
+from ..rng import mix64, next_u64, seed_game
+from . import control
+from .hooks import by_controller, observe, off_script, play_game, redeal, script_action, strategy
+from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, GAME, KIND, LOGGING, N_CHANCE,
+                    N_DECISIONS, RANDOM, ROW, SCRIPT, SEARCH_KIND, SLOT, USER_KIND)
+from .userfn import call_user
+
+inline = njit(_nrt=False, inline="always")
+
+
+# --- asking a seat -------------------------------------------------------------------------
+
+@inline
+def ask(g, decision, seat, n):
+    """Seat ``seat`` chooses one of the actions 0..n-1 whose mask the game set in
+    ``g.core.legal[:n]``; returns the action to play (see the module's rules)."""
+    c = g.core
+    legal = c.legal[:n]
+    first, count = -1, 0
+    for a in range(n):
+        if legal[a]:
+            if count == 0:
+                first = a
+            count += 1
+            if count == 2:
+                break
+    if count <= 1:
+        return first
+    if control.active(c.ctl):
+        return ask_controlled(g, decision, seat, n, first)
+    return checked(c, seat, decide(g, decision, seat, legal), legal, first)
+
+
+@inline
+def decide(g, decision, seat, legal):
+    """The answer of the strategy seated at ``seat`` (no forced-move rule, no controller, no
+    check): what a game's redeal calls to let other seats choose again."""
+    c = g.core
+    kind = c.seats[seat, KIND]
+    own = c.status[N_CHANCE] + seat * c.status[N_DECISIONS] + decision
+    rng = c.streams[own:own + 1]
+    if kind == RANDOM:
+        return random_legal(legal, rng)
+    obs = observe(g, decision, seat)
+    params = c.params[seat]
+    if kind == SCRIPT:
+        return script_answer(g, decision, seat, obs, legal, params)
+    if kind >= USER_KIND:
+        return call_user(c.users[kind - USER_KIND], decision, seat, obs, legal, params, rng)
+    return strategy(g, kind, decision, seat, obs, legal, params, rng)
+
+
+@inline
+def checked(c, seat, action, legal, first):
+    """The illegal-answer rule: report the first illegal answer of the chunk, play ``first``."""
+    if action < 0 or action >= legal.shape[0] or not legal[action]:
+        if c.status[LOGGING] >= 0 and c.error[E_SET] != 1:
+            c.error[E_ROW], c.error[E_SEAT], c.error[E_ACTION], c.error[E_SET] = \
+                c.status[ROW], seat, action, 1
+        return first
+    return action
+
+
+@inline
+def random_legal(legal, rng):
+    """A uniformly random legal action (as sim.rng.choose_legal, with a single branch that
+    mispredicts: the pick)."""
+    n = 0
+    for a in range(legal.shape[0]):
+        n += legal[a]
+    pick = np.int64(((next_u64(rng, 0) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    for a in range(legal.shape[0]):
+        pick -= legal[a]
+        if pick < 0:
+            return a
+    return -1
+
+
+@inline
+def script_answer(g, decision, seat, obs, legal, params):
+    """params = (pairs, decision 0, action 0, decision 1, action 1, ...): the next pair's
+    action when its decision is the one asked, else the game's off-script answer."""
+    c = g.core
+    pos = c.seats[seat, CURSOR]
+    if pos < params[0] and 2 + 2 * pos < params.shape[0] and params[1 + 2 * pos] == decision:
+        c.seats[seat, CURSOR] = pos + 1
+        return script_action(g, decision, seat, obs, legal, np.int64(params[2 + 2 * pos]))
+    return off_script(g, decision, seat, legal)
+
+
+@njit(_nrt=False)
+def script_code_is_action(g, decision, seat, obs, legal, code):
+    """Default ``script_action``: a script lists the actions themselves."""
+    return code
+
+
+@njit(_nrt=False)
+def no_answer_off_script(g, decision, seat, legal):
+    """Default ``off_script``: a script has no answer for a decision it does not list (an
+    illegal action: the runner reports it)."""
+    return -1
+
+
+DEFAULT_HOOKS = {"script_action": script_code_is_action, "off_script": no_answer_off_script}
+
+
+@by_controller(lambda g, decision, seat, n, first: first)
+def ask_controlled(g, decision, seat, n, first):
+    c = g.core
+    ctl = c.ctl
+    legal = c.legal[:n]
+    own = c.status[N_CHANCE] + seat * c.status[N_DECISIONS]
+    if control.redeal_due(ctl):
+        control.reseed(ctl, c.streams, own, c.status[N_DECISIONS])
+        for a in range(n):
+            c.spare[a] = legal[a]
+        redeal(g, seat)
+        for a in range(n):
+            legal[a] = c.spare[a]
+    rng = c.streams[own + decision:own + decision + 1]
+    params = c.params[seat]
+    h = np.uint64(0)
+    if control.needs_hash(ctl, seat):
+        h = hash_observation(np.uint64(decision * 64 + seat), observe(g, decision, seat), legal,
+                             params, rng)
+    a = control.before_decision(ctl, seat, decision, h, legal)
+    if a < 0:
+        a = decide(g, decision, seat, legal)
+    a = control.after_decision(ctl, seat, decision, h, legal, a,
+                               c.log[0, 0] if c.log.shape[0] > 0 else 0)
+    return checked(c, seat, a, legal, first)
+
+
+@njit(_nrt=False)
+def hash_observation(h, obs, legal, params, rng):
+    """A hash of exactly what a strategy is handed (the conformance test and the search tree
+    key on it)."""
+    h = mix64(h)
+    for values in literal_unroll(obs):
+        h = hash_array(values, h)
+    h = hash_array(legal, h)
+    h = hash_array(params, h)
+    return hash_array(rng, h)
+
+
+def hash_array(values, h):
+    pass
+
+
+@overload(hash_array, inline="always")
+def _hash_array(values, h):
+    if isinstance(values.dtype, types.Float):
+        def by_value(values, h):  # floats by value, not by bits
+            for i in range(values.size):
+                h = mix64(h ^ (np.uint64(np.int64(values.flat[i] * 1048576.0)) + np.uint64(i + 1)))
+            return h
+        return by_value
+
+    def of_ints(values, h):
+        for i in range(values.size):
+            h = mix64(h ^ (np.uint64(np.int64(values.flat[i])) + np.uint64(i + 1)))
+        return h
+    return of_ints
+
+
+# --- what games call besides ask -------------------------------------------------------------
+
+@inline
+def log_event(g, event, rnd, seat, a=0, b=0, c=0, d=0, e=0):
+    """Append (event, round, seat, a, b, ...) to the event log, as many columns as it has."""
+    core = g.core
+    log = core.log
+    k = log[0, 0] + 1 if core.status[LOGGING] > 0 else log.shape[0]
+    if k < log.shape[0]:
+        w = log.shape[1]
+        log[k, 0], log[k, 1], log[k, 2] = event, rnd, seat
+        if w > 3:
+            log[k, 3] = a
+        if w > 4:
+            log[k, 4] = b
+        if w > 5:
+            log[k, 5] = c
+        if w > 6:
+            log[k, 6] = d
+        if w > 7:
+            log[k, 7] = e
+        log[0, 0] = k
+
+
+@inline
+def stopped(g):
+    """True when the current game is abandoned (a search paused it): the game's main loop must
+    end at once (the record of an abandoned game is never read)."""
+    return control.stopped(g.core.ctl)
+
+
+@inline
+def stream(g, seat, decision):
+    """Index in g.core.streams of the stream ``seat`` draws from at decisions of one type."""
+    return g.core.status[N_CHANCE] + seat * g.core.status[N_DECISIONS] + decision
+
+
+# --- the chunk driver ------------------------------------------------------------------------
+
+@njit(_nrt=False)
+def seat_strategies(c, batch, game):
+    """Give each seat its strategy for game ``game``: with rotation, seat s plays slot
+    (s + game) mod N, so the rotation of game g is g mod N (the runner records it)."""
+    n = c.seats.shape[0]
+    shift = game % n if batch.rotate else 0
+    for s in range(n):
+        slot = (s + shift) % n
+        c.seats[s, KIND] = batch.kinds[slot]
+        c.seats[s, SLOT] = slot
+        for i in range(c.params.shape[1]):
+            c.params[s, i] = batch.params[slot, i]
+
+
+@njit(_nrt=False)
+def seat_rollouts(c, me):
+    """Inside a search every seat plays the searched seat's rollout policy (its params[2], with
+    parameters from params[8:]): the search models the other players by that policy, never by
+    the strategies really seated, so that it cannot exploit knowing an opponent's program."""
+    rollout = np.int64(c.params[me, 2])
+    width = c.params.shape[1]
+    for s in range(c.seats.shape[0]):
+        if s != me:
+            c.seats[s, KIND] = rollout
+            for i in range(width):
+                c.params[s, i] = c.params[me, i + 8] if i + 8 < width else 0.0
+    c.seats[me, KIND] = rollout
+    for i in range(width):
+        c.params[me, i] = c.params[me, i + 8] if i + 8 < width else 0.0
+
+
+@inline
+def begin_play(c, logged):
+    """Before a game is played (or replayed): scripts from their start, an empty log."""
+    for s in range(c.seats.shape[0]):
+        c.seats[s, CURSOR] = 0
+    if logged:
+        c.log[0, 0] = 0
+    c.status[LOGGING] = 1 if logged else 0
+
+
+@njit
+def prepare(g, batch, game):
+    """Seat, seed and reset state ``g`` for game ``game`` without playing it: for tests that
+    drive a game's rules step by step (sim.runner.kernel_state)."""
+    c = g.core
+    c.status[ROW], c.status[GAME] = 0, game
+    seat_strategies(c, batch, game)
+    seed_game(batch.key, game, c.streams)
+    begin_play(c, c.log.shape[0] > 0)
+
+
+@njit(nogil=True)
+def run_chunk(g, batch, out):
+    """Play games batch.first_game .. + out.shape[0] - 1 into ``out`` (see the module)."""
+    c = g.core
+    logged = c.log.shape[0] > 0
+    trial = np.zeros((1, out.shape[1]), out.dtype)
+    for row in range(out.shape[0]):
+        game = batch.first_game + row
+        c.status[ROW], c.status[GAME] = row, game
+        if batch.rotate or row == 0:
+            seat_strategies(c, batch, game)
+        control.begin_game(c.ctl, game, c.seats)
+        while True:
+            seed_game(batch.key, game, c.streams)
+            begin_play(c, logged)
+            play_game(g, out, row)
+            if not control.search_pending(c.ctl):
+                break
+            search_paused_decision(g, batch, game, trial)
+        if c.error[E_SET] == 1:
+            return
+
+
+@by_controller(lambda g, batch, game, trial: None)
+def search_paused_decision(g, batch, game, trial):
+    """Search the decision the real game paused at, commit the answer, and re-seat."""
+    c = g.core
+    ctl = c.ctl
+    for _ in range(control.begin_search(ctl, c.params)):
+        seed_game(batch.key, game, c.streams)
+        me = control.begin_iteration(ctl)
+        if c.seats[me, KIND] == SEARCH_KIND:
+            seat_rollouts(c, me)
+        begin_play(c, False)
+        c.status[LOGGING] = -1  # a search's own games report no illegal answer
+        play_game(g, trial, 0)
+        control.end_iteration(ctl, trial[0, RECORD_WINNERS])
+    control.end_search(ctl)
+    seat_strategies(c, batch, game)

@@ -1,0 +1,79 @@
+"""The engine's part of every game's state, and what a batch hands the kernel.
+
+Every game's state is a NamedTuple whose first field is ``core``, a :class:`Core`: the seats'
+strategies for the current game, the random streams, the legal mask of the decision being
+asked, the event log, the error report and the decision controller. The game's own fields
+follow (sim/<game>/kernel.py documents them). The engine reads and writes only ``g.core``.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+# Strategy kinds the engine answers itself, for every game; a game's own built-ins are
+# numbered 1 .. FIRST_ENGINE_KIND - 1 (strategies/<game>.py).
+RANDOM = 0             # a uniformly random legal action
+SCRIPT = 90            # (decision, action) pairs in order (sim.strategy.script)
+FIRST_ENGINE_KIND = 90
+SEARCH_KIND = 999      # the search player (sim/core/search.py): answered by the controller
+USER_KIND = 1000       # + k: the k-th user strategy of the batch, called through its address
+
+# core.seats[seat, field]: the current game's strategy at each seat.
+KIND = 0               # strategy kind (above, or a game's built-in id)
+SLOT = 1               # which of the batch's strategies (the seat rotation moves them)
+CURSOR = 2             # a script's position
+SEAT_FIELDS = 3
+
+# core.status[field]
+ROW = 0                # the current game's row in the chunk's output
+GAME = 1               # its global index (the key of its random streams)
+LOGGING = 2            # 1: events go to core.log (the real game of a logged chunk); 0: no
+                       # log; -1: a search's own game (no log, and no illegal-answer report)
+N_CHANCE = 3           # the game's chance streams (sim.rng layout) ...
+N_DECISIONS = 4        # ... and its decision types: seat s, type d draws from stream
+                       #     N_CHANCE + s * N_DECISIONS + d
+STATUS_FIELDS = 5
+
+# batch.error: written once, by the first illegal answer of the chunk
+E_ROW, E_SEAT, E_ACTION, E_SET = 0, 1, 2, 3
+
+
+class Batch(NamedTuple):
+    """What the runner hands a kernel besides the rules: built by sim.strategy.SeatPlan."""
+    kinds: np.ndarray      # int64[S]: strategy kind per slot, in the order the user listed them
+    params: np.ndarray     # float64[S, P]: parameters per slot
+    users: np.ndarray      # int64[U]: addresses of the user strategies (kind USER_KIND + k)
+    key: np.uint64         # the batch key (sim.rng.master_key): game g's streams come from (key, g)
+    first_game: np.int64   # global index of the chunk's first game (out[0])
+    rotate: np.bool_       # True: game g seats slot (s + g) mod S at seat s
+    error: np.ndarray      # int64[4]: (row, seat, action, 1) after the first illegal answer
+
+
+class Core(NamedTuple):
+    """The engine's fields of a game's state (``g.core``)."""
+    seats: np.ndarray      # int64[n_seats, SEAT_FIELDS]: KIND, SLOT, CURSOR of each seat
+    params: np.ndarray     # float64[n_seats, P]: each seat's parameters this game
+    streams: np.ndarray    # uint64[N_CHANCE + n_seats * N_DECISIONS]: the game's random streams
+    legal: np.ndarray      # bool[n_actions]: legal mask of the decision being asked (the game
+                           # fills legal[:n] before it asks)
+    spare: np.ndarray      # bool[n_actions]: the asked mask, kept while the game redeals
+    status: np.ndarray     # int64[STATUS_FIELDS]
+    log: np.ndarray        # int64[E, W]: event log; log[0, 0] counts the events (E = 0: none)
+    error: np.ndarray      # = batch.error
+    users: np.ndarray      # = batch.users
+    ctl: object            # None (the plain path) or the decision controller, int64[...]
+
+
+@njit(cache=True)
+def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl):
+    """The engine's state for one chunk (allocated once; every game reuses it)."""
+    status = np.zeros(STATUS_FIELDS, np.int64)
+    status[N_CHANCE] = n_chance
+    status[N_DECISIONS] = n_decisions
+    return Core(np.zeros((n_seats, SEAT_FIELDS), np.int64),
+                np.zeros((n_seats, batch.params.shape[1]), np.float64),
+                np.zeros(n_chance + n_seats * n_decisions, np.uint64),
+                np.zeros(n_actions, np.bool_), np.zeros(n_actions, np.bool_),
+                status, log, batch.error, batch.users, ctl)
