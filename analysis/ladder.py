@@ -23,7 +23,7 @@ from tqdm.auto import tqdm
 
 from sim import __version__
 from sim.errors import RunError
-from sim.game import get_game
+from sim.games import get_game
 from sim.runner import as_rules, simulate
 
 ELO = 400 / np.log(10)

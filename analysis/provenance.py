@@ -11,7 +11,7 @@ from itertools import groupby
 
 import pandas as pd
 
-from sim.game import get_game
+from sim.games import get_game
 from sim.results import Results, Summary
 
 

@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import Sequence
 
 from sim.errors import BalanceError
-from sim.game import game_names
+from sim.games import game_names
 
 STUDIES_PACKAGE = "analysis.studies"
 

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from sim import __version__
-from sim.game import get_game
+from sim.games import get_game
 from sim.runner import as_rules, simulate
 
 from .workbench import metrics as M

@@ -16,7 +16,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from sim.game import get_game
+from sim.games import get_game
 from sim.results import Results, Summary
 
 from .provenance import combined, describe, strategies_text, unpack, with_provenance

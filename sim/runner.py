@@ -282,12 +282,13 @@ def _chunk_size(chunk_size, n_games, jobs, stream) -> int:
 
 
 def play_kernel(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, count: int,
-          log: np.ndarray | None = None, ctl: np.ndarray | None = None,
-          rotate: bool = False) -> np.ndarray:
+                log: np.ndarray | None = None, ctl: np.ndarray | None = None,
+                rotate: bool = False, chunk=None) -> np.ndarray:
     """Play games start..start+count-1 in this process; return their record matrix.
 
     This is the one place a kernel is called (sim/game.py has its contract): ``ctl`` None plays
-    the plain path unless a search player is seated."""
+    the plain path unless a search player is seated; ``chunk`` replaces the game's play_chunk
+    (a test's planted fault)."""
     from .game import RECORD_DTYPE
 
     out = np.zeros((count, spec.record_width(len(seats.kinds))), RECORD_DTYPE)
@@ -304,7 +305,7 @@ def play_kernel(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, c
             f"{reason}. Its signature is strategy(decision, seat, obs, legal, params, rng) "
             f"(strategies/{spec.name}.py documents obs); strategies run without Numba's "
             "reference counting, so they must not create arrays (np.zeros, slice copies)") from None
-    spec.kernel.play_chunk(*args, batch, out, log, ctl)
+    (chunk or spec.kernel.play_chunk)(*args, batch, out, log, ctl)
     error = batch.error
     if error[3] == 1:
         row, seat, action = int(error[0]), int(error[1]), int(error[2])

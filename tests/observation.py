@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim.control import T_ACTION, T_DECISION, T_EVENTS, T_OBS_HASH, T_SEAT, trace_of
+from sim.core.header import T_ACTION, T_DECISION, T_EVENTS, T_OBS_HASH, T_SEAT, perturbed, trace_of
 from sim.game import OWNER, PUBLIC
 from sim.games import get_game
 from sim.rng import master_key
 from sim.runner import as_rules
-from sim.strategy import kernel_for, resolve_seats
+from sim.runner import play_kernel
+from sim.strategy import resolve_seats
 
 MAX_EVENTS = 8192
 MAX_TRACE = 4096
@@ -41,19 +42,15 @@ class World:
 
 def play_world(spec, rules, seats, seed: int, game: int, *, perturb_at=-1, redeal_at=-1,
                kernel=None) -> World:
-    """One game with its decisions traced (and perturbed or redealt at one decision)."""
-    kernel = kernel or kernel_for(spec, seats.user_fns)
+    """One game with its decisions traced (and perturbed or redealt at one decision);
+    ``kernel``: another play_chunk than the game's (a planted leak)."""
     ctl = seats.controller(spec, trace_rows=MAX_TRACE, perturb_at=perturb_at, redeal_at=redeal_at,
                            seed=seed * 1_000_003 + game)
     log = np.zeros((MAX_EVENTS, spec.kernel.LOG_WIDTH), np.int64)
-    out = np.zeros((1, spec.record_width(len(seats.kinds))), np.int16)
-    error = np.full(4, -1, np.int64)
-    kernel(*rules.kernel_args(), seats.kinds, seats.params, master_key(seed), np.int64(game),
-           out, error, log, ctl)
-    assert error[3] != 1, f"a random strategy made an illegal move: {error}"
+    play_kernel(spec, rules.kernel_args(), seats, master_key(seed), game, 1, log, ctl, chunk=kernel)
     n = int(log[0, 0])
     assert n < MAX_EVENTS - 1, "event log full: raise MAX_EVENTS"
-    return World(trace_of(ctl).copy(), log[1:1 + n].copy(), bool(ctl[7]))
+    return World(trace_of(ctl).copy(), log[1:1 + n].copy(), perturbed(ctl))
 
 
 def view(world: World, seat: int, visibility, actions: bool = False) -> list[tuple]:

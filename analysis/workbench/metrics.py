@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sim.game import get_game
+from sim.games import get_game
 from sim.results import Summary
 
 from ..stats import mean_interval, wilson

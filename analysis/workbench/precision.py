@@ -24,7 +24,7 @@ import pandas as pd
 from sim.errors import RunError
 from sim.results import Results
 from sim.checkpoint import RunDir
-from sim.game import get_game
+from sim.games import get_game
 from sim.runner import as_rules, simulate
 from sim.strategy import resolve_seats
 

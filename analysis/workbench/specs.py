@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from sim.errors import BalanceError
-from sim.game import GameSpec, get_game
+from sim.game import GameSpec
+from sim.games import get_game
 from sim.runner import as_rules
 
 STRATEGIES = ("strategies", "strategy")
