@@ -53,14 +53,12 @@ def _table(block) -> dict:
 
 
 def render_game_page(doc) -> str:
-    """The HTML page of one game's report (a ``markdown.Doc``)."""
-    from .markdown import Figure, Table
-
+    """The HTML page of one game's report (a ``markdown.Doc``: its blocks say their kind)."""
     items, contents = [], []
     for block in doc.sections():
-        if isinstance(block, Table):
+        if block.kind == "table":
             items.append(_table(block))
-        elif isinstance(block, Figure):
+        elif block.kind == "figure":
             items.append({"kind": "figure", "file": block.file, "alt": Path(block.file).stem,
                           "how_to_read": markdown_html(block.how_to_read)})
         elif block.markdown.startswith("# "):

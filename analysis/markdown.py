@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .html import render_game_page
 from .provenance import describe
 
 
@@ -79,6 +80,7 @@ def markdown_table(frame: pd.DataFrame) -> str:
 @dataclass
 class Text:
     markdown: str
+    kind = "text"   # what analysis/html.py renders it as (a class attribute, not a field)
 
 
 @dataclass
@@ -89,6 +91,7 @@ class Table:
     provenance: dict | None     # the batches behind it (None: not simulated, see ``source``)
     caption: str | None = None
     source: str | None = None   # what a table that was not simulated comes from
+    kind = "table"
 
     @property
     def provenance_text(self) -> str:
@@ -99,6 +102,7 @@ class Table:
 class Figure:
     file: str
     how_to_read: str
+    kind = "figure"
 
 
 @dataclass
@@ -200,8 +204,6 @@ class Doc:
 
     def write(self) -> Path:
         """Write index.md, index.html, provenance.json and report.json (for the site index)."""
-        from .html import render_game_page
-
         (self.out / "provenance.json").write_text(json.dumps(self.provenance, indent=1))
         (self.out / "report.json").write_text(json.dumps(
             {"game": self.out.name, "title": self.title, "verdict": self.verdict_text,

@@ -410,4 +410,4 @@ def summary_text(batch: Results | Summary, provenance: dict | None = None) -> st
         + length.to_string(index=False, float_format="{:.3f}".format)])
 
 
-print_summary = summary_text  # the name sim/cli.py calls (it prints the returned text)
+print_summary = summary_text  # the name cli/main.py calls (it prints the returned text)

@@ -1,60 +1,51 @@
 """Sunzi / Dynasties strategies.
 
-Signature of every strategy (built-in or user-written, a ``numba.njit`` function)::
+Signature of every strategy (built-in or user-written, a ``numba.njit`` function), the same
+in every game (sim/core/protocol.py)::
 
-    strategy(decision, seat, pub, mine, legal, params, rng) -> action
-      decision int           what is asked (sim.sunzi.layout D_*; the action's meaning depends on it):
-                             D_LEADER power 0..3 | D_BUY card id or PASS | D_PLACE card id for
-                             region pub[P_REGION] | D_ORDER next region to reveal | D_SPLIT how
-                             many of the loser's armies to remove (SZ-10) | D_SOURCE region to take
-                             an army from (SZ-12) | D_KEEP card id to keep | D_POWER 0/1 use leader
-                             power pub[P_AUX] now | D_TARGET region or PASS for power pub[P_AUX] |
-                             D_SIX 0/1 use the 6 power (a marker) on region pub[P_REGION] (SZ-15)
+    strategy(decision, seat, obs, legal, params, rng) -> action
+      decision int           what is asked (sim.sunzi.layout D.*; the action's meaning depends on it):
+                             D.LEADER power 0..3 | D.BUY card id or PASS | D.PLACE card id for
+                             region pub[P.REGION] | D.ORDER next region to reveal | D.SPLIT how
+                             many of the loser's armies to remove (SZ-10) | D.SOURCE region to take
+                             an army from (SZ-12) | D.KEEP card id to keep | D.POWER 0/1 use leader
+                             power pub[P.AUX] now | D.TARGET region or PASS for power pub[P.AUX] |
+                             D.SIX 0/1 use the 6 power (a marker) on region pub[P.REGION] (SZ-15)
       seat     int           0 = White (Sun Wu), 1 = Black (Chu)
-      pub      int64[...]    the public state: round, general, supplies, leaders, every region's
-                             armies, markers, tiles, adjacency and the cards revealed this round
-                             (layout: P_*, seat_at(seat, S_*), region_at(region, *)). Read only.
-      mine     int64[...]    this seat's private knowledge: hand (H_HAND, a bitmask of card ids),
-                             cards placed face down this round (H_PLACED + region), cards just
-                             drawn (H_DRAWN), leader power in hand (H_POWER). mine[H_MEMORY:] is
-                             the strategy's own scratch memory (zeroed every game); the rest is
-                             read only.
-      legal    bool[17]      legal[a]: action a is allowed (also as a bitmask in pub[P_LEGAL]).
+      obs      Observation   obs.pub int64[...]: the public state: round, general, supplies,
+                             leaders, every region's armies, markers, tiles, adjacency and the
+                             cards revealed this round (layout: P.*, seat_at(seat, S.*),
+                             region_at(region, RG.*)). Read only.
+                             obs.mine int64[...]: this seat's private knowledge: hand (H.HAND, a
+                             bitmask of card ids), cards placed face down this round
+                             (H.PLACED + region), cards just drawn (H.DRAWN), leader power in hand
+                             (H.POWER). mine[H.MEMORY:] is the strategy's own scratch memory
+                             (zeroed every game); the rest is read only.
+      legal    bool[17]      legal[a]: action a is allowed (also as a bitmask in pub[P.LEGAL]).
                              Never all false; a single legal action is taken without asking.
       params   float64[128]  this seat's parameters
       rng      uint64[1]     this seat's stream for this decision type: sim.rng.rand_below(rng, 0, n)
       action   int           an index with legal[action] true
 
 A strategy never sees the opponent's hand, deck or face-down cards: the opponent's used cards are
-pub[seat_at(opp, S_GONE)], its hand size pub[seat_at(opp, S_HAND)]. Card ids: 0..5 yellow 1-6,
-6..9 white 7-10, 10 +1, 11 +2, 12 +3, 13 -1, 14 Plague, 15 the leader card (OP-9 "deck" only).
+pub[seat_at(opp, S.GONE)], its hand size pub[seat_at(opp, S.HAND)]. Card ids (layout.CARD):
+0..5 yellow 1-6, 6..9 white 7-10, 10 +1, 11 +2, 12 +3, 13 -1, 14 Plague, 15 the leader card
+(OP-9 "deck" only). The engine answers ``random`` and scripted seats itself (sim/core/protocol.py).
 """
 import numpy as np
 from numba import njit
 
-from sim.bits import nth_bit, popcount
-from sim.rng import choose_legal, mix64, next_u64, rand_below
-from sim.strategy import Strategy
-from sim.sunzi.layout import (
-    ARMIES, D_BUY, D_KEEP, D_LEADER, D_ORDER, D_PLACE, D_POWER, D_SIX, D_SOURCE, D_TARGET, H_HAND,
-    H_MEMORY, H_PLACED, LEADER_CARD, MARKERS, MINUS1, N_ACTIONS, N_STRATEGY_PARAMS, PASS,
-    PLAGUE, PLUS1, PLUS2, PLUS3, POWER_A, POWER_B, POWER_C, POWER_D, P_AUX, P_LEGAL,
-    P_N_REGIONS, P_REGION, P_ROUND, SCORING_EVERY, SIX_USED, S_HAND, S_SUPPLY, TILE, W10, W7, Y1,
-    region_at, seat_at)
+from sim.rng import choose_legal, mix64, next_u64
+from sim.strategy import RANDOM_PLAYER, Strategy
+from sim.strategy import script as sim_script
+from sim.sunzi.layout import (CARD, D, H, N_ACTIONS, N_STRATEGY_PARAMS, P, PASS, POWER, RG, S,
+                              SCORING_EVERY, region_at, seat_at)
 
-RANDOM, GREEDY, COUNTER, SCRIPT = 0, 1, 2, 9
+GREEDY, COUNTER = 1, 2
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # Built-ins allocate nothing, so they run without reference counting like the kernel.
 jit = njit(cache=True, _nrt=False)
 inline = njit(cache=True, _nrt=False, inline="always")
-
-
-@inline
-def random_play(decision, seat, pub, mine, legal, params, rng):
-    """Uniformly random legal action, whatever the decision (as sim.rng.choose_legal, but on
-    the bitmask pub[P_LEGAL]: a scan of `legal` mispredicts a branch per legal action)."""
-    mask = pub[P_LEGAL]
-    return nth_bit(mask, rand_below(rng, 0, popcount(mask)))
 
 
 @inline
@@ -68,17 +59,17 @@ def first_legal(legal):
 @inline
 def total(pub, r, seat):
     """A side's strength in a region for scoring (SZ-18): armies plus markers."""
-    return pub[region_at(r, ARMIES + seat)] + pub[region_at(r, MARKERS + seat)]
+    return pub[region_at(r, RG.ARMIES + seat)] + pub[region_at(r, RG.MARKERS + seat)]
 
 
 @jit
 def priority(pub, seat, r):
     """How much region r matters now: the tile value at the next scoring (later ones count
     less), plus a bonus for close contests: a region far ahead or far behind needs no card."""
-    k = (max(pub[P_ROUND], 1) - 1) // SCORING_EVERY
+    k = (max(pub[P.ROUND], 1) - 1) // SCORING_EVERY
     value = 0.0
     for j in range(k, 3):
-        value += pub[region_at(r, TILE + j)] * (1.0 if j == k else 0.3)
+        value += pub[region_at(r, RG.TILE + j)] * (1.0 if j == k else 0.3)
     margin = total(pub, r, seat) - total(pub, r, 1 - seat)
     return value + 2.0 - 0.5 * min(abs(margin), 4)
 
@@ -94,7 +85,7 @@ def rank_of(pub, seat, r, skip_a, skip_b, seed, jitter):
     """Region r's place (0 = first) among the regions by priority plus this round's jitter,
     skipping two regions."""
     pr, rank = priority(pub, seat, r) + jitter * noise(seed, r), 0
-    for q in range(pub[P_N_REGIONS]):
+    for q in range(pub[P.N_REGIONS]):
         if q != r and q != skip_a and q != skip_b:
             pq = priority(pub, seat, q) + jitter * noise(seed, q)
             if pq > pr or (pq == pr and q < r):
@@ -105,15 +96,15 @@ def rank_of(pub, seat, r, skip_a, skip_b, seed, jitter):
 @inline
 def strength(c):
     """A card's fighting value: +1..+3 beat any number, but +2/+3 cost armies (SZ-11)."""
-    if c <= W10:
+    if c <= CARD.W10:
         return c + 1.0
-    if c == PLUS1:
+    if c == CARD.PLUS1:
         return 7.5
-    if c == PLUS2:
+    if c == CARD.PLUS2:
         return 8.0
-    if c == PLUS3:
+    if c == CARD.PLUS3:
         return 8.5
-    if c == MINUS1:
+    if c == CARD.MINUS1:
         return 0.5
     return 0.0
 
@@ -123,11 +114,11 @@ def selection(c, scoring):
     """Which cards to play this round: yellows always; whites only in scoring rounds (saved for
     them); the yellow 1 outside scoring rounds for its extra draw (SZ-14); -1 and Plague never
     (the counter strategy places those itself)."""
-    if c == Y1 and not scoring:
+    if c == CARD.Y1 and not scoring:
         return 6.5
-    if c >= W7 and not scoring:
+    if c >= CARD.W7 and not scoring:
         return -1.0
-    if c == MINUS1 or c == PLAGUE or c == LEADER_CARD:
+    if c == CARD.MINUS1 or c == CARD.PLAGUE or c == CARD.LEADER:
         return -1.0
     return strength(c)
 
@@ -138,26 +129,26 @@ def plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter):
     matter most. The plan depends only on the board and the hand before placement, so every
     call of one round agrees with the others."""
     if r == plague_r:
-        return PLAGUE
+        return CARD.PLAGUE
     if r == minus_r:
-        return MINUS1
-    n = pub[P_N_REGIONS]
-    scoring = pub[P_ROUND] % SCORING_EVERY == 0
-    hand = mine[H_HAND]
+        return CARD.MINUS1
+    n = pub[P.N_REGIONS]
+    scoring = pub[P.ROUND] % SCORING_EVERY == 0
+    hand = mine[H.HAND]
     for q in range(n):
-        if mine[H_PLACED + q] >= 0:
-            hand |= 1 << mine[H_PLACED + q]
+        if mine[H.PLACED + q] >= 0:
+            hand |= 1 << mine[H.PLACED + q]
     if plague_r >= 0:
-        hand &= ~(1 << PLAGUE)
+        hand &= ~(1 << CARD.PLAGUE)
     if minus_r >= 0:
-        hand &= ~(1 << MINUS1)
+        hand &= ~(1 << CARD.MINUS1)
     slots = n - (1 if plague_r >= 0 else 0) - (1 if minus_r >= 0 else 0)
     chosen = 0
-    for c in range(LEADER_CARD):  # the `slots` cards with the best selection score
+    for c in range(CARD.LEADER):  # the `slots` cards with the best selection score
         if (hand >> c) & 1 == 0:
             continue
         better = 0
-        for d in range(LEADER_CARD):
+        for d in range(CARD.LEADER):
             if d != c and (hand >> d) & 1 == 1:
                 if selection(d, scoring) > selection(c, scoring) or (
                         selection(d, scoring) == selection(c, scoring) and d > c):
@@ -165,11 +156,11 @@ def plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter):
         if better < slots:
             chosen |= 1 << c
     want = rank_of(pub, seat, r, plague_r, minus_r, seed, jitter)
-    for c in range(LEADER_CARD):  # the chosen card whose strength rank matches r's rank
+    for c in range(CARD.LEADER):  # the chosen card whose strength rank matches r's rank
         if (chosen >> c) & 1 == 0:
             continue
         stronger = 0
-        for d in range(LEADER_CARD):
+        for d in range(CARD.LEADER):
             if d != c and (chosen >> d) & 1 == 1:
                 if strength(d) > strength(c) or (strength(d) == strength(c) and d > c):
                     stronger += 1
@@ -184,21 +175,21 @@ def counter_targets(pub, mine, seat):
     and 3 in all); -1 in scoring rounds on the most valuable region while the opponent may hold
     white cards (a -1 loses by exactly 1, however strong the card it meets)."""
     opp = 1 - seat
-    n = pub[P_N_REGIONS]
-    hand = mine[H_HAND]
+    n = pub[P.N_REGIONS]
+    hand = mine[H.HAND]
     for q in range(n):
-        if mine[H_PLACED + q] >= 0:
-            hand |= 1 << mine[H_PLACED + q]
+        if mine[H.PLACED + q] >= 0:
+            hand |= 1 << mine[H.PLACED + q]
     plague_r, minus_r = -1, -1
-    if (hand >> PLAGUE) & 1:
+    if (hand >> CARD.PLAGUE) & 1:
         best = 1
         for q in range(n):
-            theirs = pub[region_at(q, ARMIES + opp)]
-            gap = theirs - pub[region_at(q, ARMIES + seat)]
+            theirs = pub[region_at(q, RG.ARMIES + opp)]
+            gap = theirs - pub[region_at(q, RG.ARMIES + seat)]
             if theirs >= 3 and gap > best:
                 best, plague_r = gap, q
-    opp_whites = pub[seat_at(opp, S_HAND)] > 6
-    if (hand >> MINUS1) & 1 and opp_whites and pub[P_ROUND] % SCORING_EVERY == 0:
+    opp_whites = pub[seat_at(opp, S.HAND)] > 6
+    if (hand >> CARD.MINUS1) & 1 and opp_whites and pub[P.ROUND] % SCORING_EVERY == 0:
         best = -1e18
         for q in range(n):
             if q != plague_r and priority(pub, seat, q) > best:
@@ -208,13 +199,13 @@ def counter_targets(pub, mine, seat):
 
 @jit
 def keep_value(c, counter):
-    if c == LEADER_CARD:
+    if c == CARD.LEADER:
         return 100.0
-    if counter and c == PLAGUE:
+    if counter and c == CARD.PLAGUE:
         return 9.5
-    if counter and c == MINUS1:
+    if counter and c == CARD.MINUS1:
         return 7.0
-    if c == PLAGUE:
+    if c == CARD.PLAGUE:
         return 3.0
     return strength(c)
 
@@ -228,70 +219,70 @@ def heuristic(decision, seat, pub, mine, legal, params, rng, counter):
     [0, params[1]) per region and round), so that two copies do not mirror each other.
     """
     opp = 1 - seat
-    n = pub[P_N_REGIONS]
-    here = pub[P_REGION]
+    n = pub[P.N_REGIONS]
+    here = pub[P.REGION]
     best, pick = -1e18, first_legal(legal)
-    if decision == D_PLACE:
+    if decision == D.PLACE:
         plague_r, minus_r = -1, -1
         if counter:
             plague_r, minus_r = counter_targets(pub, mine, seat)
-        if mine[H_MEMORY + 1] != pub[P_ROUND]:  # one random seed per round keeps the plan fixed
-            mine[H_MEMORY + 1] = pub[P_ROUND]
-            mine[H_MEMORY + 2] = np.int64(next_u64(rng, 0) >> np.uint64(1))
-        c = plan_card(pub, mine, seat, here, plague_r, minus_r, mine[H_MEMORY + 2], params[1])
+        if mine[H.MEMORY + 1] != pub[P.ROUND]:  # one random seed per round keeps the plan fixed
+            mine[H.MEMORY + 1] = pub[P.ROUND]
+            mine[H.MEMORY + 2] = np.int64(next_u64(rng, 0) >> np.uint64(1))
+        c = plan_card(pub, mine, seat, here, plague_r, minus_r, mine[H.MEMORY + 2], params[1])
         if c >= 0 and legal[c]:
             return c
         for c in range(N_ACTIONS):  # off plan (cannot happen): strongest legal card
             if legal[c] and strength(c) > best:
                 best, pick = strength(c), c
         return pick
-    if decision == D_ORDER:  # the regions that matter most first, while supply lasts (SZ-12)
+    if decision == D.ORDER:  # the regions that matter most first, while supply lasts (SZ-12)
         for r in range(n):
             if legal[r] and priority(pub, seat, r) > best:
                 best, pick = priority(pub, seat, r), r
         return pick
-    if decision == D_SOURCE:  # from where we are safest, least valuable first
+    if decision == D.SOURCE:  # from where we are safest, least valuable first
         for r in range(n):
             if legal[r]:
                 v = total(pub, r, seat) - total(pub, r, opp) - 0.5 * priority(pub, seat, r)
                 if v > best:
                     best, pick = v, r
         return pick
-    if decision == D_KEEP:
+    if decision == D.KEEP:
         for c in range(N_ACTIONS):
             if legal[c] and keep_value(c, counter) > best:
                 best, pick = keep_value(c, counter), c
         return pick
-    if decision == D_BUY:  # greedy never places -1 or Plague: turn them into armies
+    if decision == D.BUY:  # greedy never places -1 or Plague: turn them into armies
         if not counter:
-            if legal[MINUS1]:
-                return MINUS1
-            if legal[PLAGUE]:
-                return PLAGUE
+            if legal[CARD.MINUS1]:
+                return CARD.MINUS1
+            if legal[CARD.PLAGUE]:
+                return CARD.PLAGUE
         return PASS
-    if decision == D_LEADER:
+    if decision == D.LEADER:
         if params[0] >= 0 and legal[int(params[0])]:
             return int(params[0])
         return choose_legal(legal, rng, 0)
-    if decision == D_SIX:  # a marker is worth it unless it has to be pulled off the map
-        return 1 if pub[seat_at(seat, S_SUPPLY)] > 0 else 0
-    if decision == D_POWER:
-        aux = pub[P_AUX]
-        if seat == 0 and aux == POWER_C:  # a 7 played as a 6 buys a marker for 1 point
-            return 1 if mine[H_PLACED + here] == W7 and pub[region_at(here, SIX_USED)] == 0 else 0
-        if seat == 1 and aux == POWER_B:  # wipe down to one only when it hurts them more
-            return 1 if pub[region_at(here, ARMIES + opp)] > pub[region_at(here, ARMIES + seat)] else 0
+    if decision == D.SIX:  # a marker is worth it unless it has to be pulled off the map
+        return 1 if pub[seat_at(seat, S.SUPPLY)] > 0 else 0
+    if decision == D.POWER:
+        aux = pub[P.AUX]
+        if seat == 0 and aux == POWER.C:  # a 7 played as a 6 buys a marker for 1 point
+            return 1 if mine[H.PLACED + here] == CARD.W7 and pub[region_at(here, RG.SIX_USED)] == 0 else 0
+        if seat == 1 and aux == POWER.B:  # wipe down to one only when it hurts them more
+            return 1 if pub[region_at(here, RG.ARMIES + opp)] > pub[region_at(here, RG.ARMIES + seat)] else 0
         return 1
-    if decision == D_TARGET:
-        aux = pub[P_AUX]
+    if decision == D.TARGET:
+        aux = pub[P.AUX]
         for r in range(n):
             if not legal[r]:
                 continue
-            if aux == POWER_A:  # a permanent marker where the tiles are worth most overall
+            if aux == POWER.A:  # a permanent marker where the tiles are worth most overall
                 v = 0.0
                 for k in range(3):
-                    v += pub[region_at(r, TILE + k)]
-            elif aux == POWER_D and seat == 0:  # march from a region with armies to spare
+                    v += pub[region_at(r, RG.TILE + k)]
+            elif aux == POWER.D and seat == 0:  # march from a region with armies to spare
                 v = 0.0 + total(pub, r, seat) - total(pub, r, opp)
                 if v < 2:
                     continue
@@ -302,36 +293,23 @@ def heuristic(decision, seat, pub, mine, legal, params, rng, counter):
         if best == -1e18 and legal[PASS]:
             return PASS
         return pick
-    # D_SPLIT: remove as many as possible: the same margin as placing, and it costs no supply
+    # D.SPLIT: remove as many as possible: the same margin as placing, and it costs no supply
     for a in range(N_ACTIONS - 1, -1, -1):
         if legal[a]:
             return a
     return pick
 
 
-@jit
-def scripted(decision, seat, pub, mine, legal, params, rng):
-    """Plays the (decision, action) pairs in params in order; any other decision (or one that
-    does not match the next pair) gets PASS if allowed (buy nothing, keep a leader power), else
-    its lowest legal action. The position is kept in mine[H_MEMORY]."""
-    pos = int(mine[H_MEMORY])
-    if 2 * pos + 1 < params.shape[0] and params[2 * pos] == decision:
-        mine[H_MEMORY] = pos + 1
-        return np.int64(params[2 * pos + 1])
-    return np.int64(PASS if legal[PASS] else first_legal(legal))
-
-
 @inline
-def builtin_decide(kind, decision, seat, pub, mine, legal, params, rng):
-    if kind == RANDOM:
-        return random_play(decision, seat, pub, mine, legal, params, rng)
+def builtin_decide(kind, decision, seat, obs, legal, params, rng):
+    """The built-ins by kind (the engine answers random and scripted seats itself)."""
     if kind == GREEDY or kind == COUNTER:
-        return heuristic(decision, seat, pub, mine, legal, params, rng, kind == COUNTER)
-    return scripted(decision, seat, pub, mine, legal, params, rng)
+        return heuristic(decision, seat, obs.pub, obs.mine, legal, params, rng, kind == COUNTER)
+    return -1
 
 
 BUILTINS = {
-    "random": Strategy("random", builtin=RANDOM, doc="uniformly random legal action"),
+    "random": RANDOM_PLAYER,
     "greedy": Strategy("greedy", builtin=GREEDY, params=(-1.0, 1.0),
                        doc="strongest cards on the regions that matter most; white cards saved "
                            "for scoring rounds; removes before placing"),
@@ -342,11 +320,11 @@ BUILTINS = {
 
 
 def script(*pairs) -> Strategy:
-    """A seat that answers the given (decision, action) pairs in order and passes or takes the
-    lowest legal action for everything else (for tests and golden games). Decisions with a
-    single legal action are never asked, so they are not scripted."""
-    flat = [float(x) for pair in pairs for x in pair]
-    if len(flat) > N_STRATEGY_PARAMS:
-        raise ValueError(f"a script holds at most {N_STRATEGY_PARAMS // 2} pairs, got {len(pairs)}")
-    return Strategy("script", builtin=SCRIPT,
-                    params=tuple(flat + [-1.0] * (N_STRATEGY_PARAMS - len(flat))))
+    """A seat that answers the given (decision, action) pairs in order (for tests and golden
+    games); a decision that does not match the next pair gets PASS if allowed (buy nothing, keep
+    a leader power), else its lowest legal action (the kernel's ``off_script``). Decisions with
+    a single legal action are never asked, so they are not scripted."""
+    if 1 + 2 * len(pairs) > N_STRATEGY_PARAMS:
+        raise ValueError(f"a script holds at most {(N_STRATEGY_PARAMS - 1) // 2} pairs, "
+                         f"got {len(pairs)}")
+    return sim_script(pairs)

@@ -3,7 +3,7 @@
 Every command reads the game's declared tunable parameters (sim.variant: ``tune=Tunable(...)``)
 and its headline metrics (analysis.workbench.metrics), so every registered game gets it. Each
 function returns DataFrames with ``df.attrs["provenance"]``; ``balance sweep|ablate|sensitivity|
-tune`` (analysis.workbench.cli) are thin wrappers. docs/workbench.md walks through them.
+tune`` (cli.workbench) are thin wrappers. docs/workbench.md walks through them.
 """
 from .ablate import ablate, ablation_section, paired_effects, tornado
 from .metrics import headline, metric_names, per_game, primary_metric

@@ -14,7 +14,7 @@ asks for them.
 """
 from __future__ import annotations
 
-from numba import types
+from numba import njit, types
 from numba.extending import overload
 
 # The hooks a game registers, with the argument names the engine calls them with. A game may
@@ -47,15 +47,29 @@ _STUBS = {"play_game": play_game, "observe": observe, "redeal": redeal, "strateg
           "script_action": script_action, "off_script": off_script}
 
 
+@njit(_nrt=False)
+def script_code_is_action(g, decision, seat, obs, legal, code):
+    """Default ``script_action``: a script lists the actions themselves."""
+    return code
+
+
+@njit(_nrt=False)
+def no_answer_off_script(g, decision, seat, legal):
+    """Default ``off_script``: a script has no answer for a decision it does not list (an
+    illegal action: the runner reports it)."""
+    return -1
+
+
+DEFAULT_HOOKS = {"script_action": script_code_is_action, "off_script": no_answer_off_script}
+
+
 def register(state_class, **implementations) -> None:
     """Let the engine call ``implementations`` (hook name -> jitted function) for states of
-    ``state_class``; hooks left out keep the engine's default (see protocol.DEFAULT_HOOKS)."""
-    from . import protocol
-
+    ``state_class``; hooks left out keep their default (DEFAULT_HOOKS)."""
     unknown = set(implementations) - set(HOOKS)
     if unknown:
         raise TypeError(f"unknown game hooks {sorted(unknown)}; hooks are {sorted(HOOKS)}")
-    chosen = {**protocol.DEFAULT_HOOKS, **implementations}
+    chosen = {**DEFAULT_HOOKS, **implementations}
     missing = set(HOOKS) - set(chosen)
     if missing:
         raise TypeError(f"{state_class.__name__}: the game must provide {sorted(missing)}")

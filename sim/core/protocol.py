@@ -130,22 +130,6 @@ def script_answer(g, decision, seat, obs, legal, params):
     return off_script(g, decision, seat, legal)
 
 
-@njit(_nrt=False)
-def script_code_is_action(g, decision, seat, obs, legal, code):
-    """Default ``script_action``: a script lists the actions themselves."""
-    return code
-
-
-@njit(_nrt=False)
-def no_answer_off_script(g, decision, seat, legal):
-    """Default ``off_script``: a script has no answer for a decision it does not list (an
-    illegal action: the runner reports it)."""
-    return -1
-
-
-DEFAULT_HOOKS = {"script_action": script_code_is_action, "off_script": no_answer_off_script}
-
-
 @by_controller(lambda g, decision, seat, n, first: first)
 def ask_controlled(g, decision, seat, n, first):
     c = g.core

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from sim.cli import main
+from cli.main import main
 from sim.results import read_parquet
 
 
@@ -63,7 +63,7 @@ def test_bad_input_is_a_clear_error(argv, fragment, capsys):
 def test_malformed_legion_table_from_the_command_line(tmp_path):
     table = tmp_path / "legions.csv"
     table.write_text("strength,p3,p4,p5\n5,1,1,1\n")
-    done = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "parthian", "-o",
+    done = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "parthian", "-o",
                            f"legion_table={table}", "--games", "10"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "strength, p3, p4, p5, p6" in done.stderr and "Traceback" not in done.stderr

@@ -56,7 +56,7 @@ def test_a_closed_pipe_ends_the_command_quietly():
     """`balance play parthian | head`: the reader is gone before the narrative is written."""
     read_end, write_end = os.pipe()
     os.close(read_end)  # every write now fails with EPIPE, however short the output
-    done = subprocess.run([sys.executable, "-m", "sim.cli", "play", "parthian", "--seed", "3"],
+    done = subprocess.run([sys.executable, "-m", "cli.main", "play", "parthian", "--seed", "3"],
                           stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=300)
     os.close(write_end)
     assert done.returncode in (0, 141), done.stderr

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from sim.cli import main
+from cli.main import main
 from sim.errors import BalanceError
 from sim.games import game_names, get_game
 from sim.runner import simulate

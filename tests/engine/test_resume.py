@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from sim.checkpoint import MANIFEST, RunDir
-from sim.cli import main
+from cli.main import main
 from sim.errors import RunError
 from sim.results import read_parquet
 from sim.runner import simulate
@@ -27,7 +27,7 @@ def checksums(folder: Path) -> list[Path]:
 
 def test_a_run_killed_with_sigkill_resumes_to_the_identical_table(tmp_path):
     run_dir, out = tmp_path / "run", tmp_path / "resumed.parquet"
-    command = [sys.executable, "-m", "sim.cli", "simulate", "parthian", "-s", "cautious",
+    command = [sys.executable, "-m", "cli.main", "simulate", "parthian", "-s", "cautious",
                "-s", "glory", "-s", "random", "-s", "lowball", "--games", "200000",
                "--chunk-size", "5000", "--seed", "5", "--run-dir", str(run_dir),
                "--out", str(out), "--no-progress"]

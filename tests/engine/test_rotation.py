@@ -71,7 +71,7 @@ def test_strategy_and_seat_tables_of_a_rotated_batch(rotated):
 @pytest.mark.parametrize("game", game_names())
 def test_every_game_kernel_rotates_the_seats(game):
     """Rotated game g = the fixed-seat game g with the strategy list rotated by g (every kernel
-    seats its strategies through sim.control.begin_game)."""
+    seats its strategies through sim.core.protocol.seat_strategies)."""
     spec = get_game(game)
     rules = spec.rules_class()
     n = rules.n_seats

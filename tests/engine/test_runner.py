@@ -147,14 +147,31 @@ def test_summary_merge_refuses_other_games():
 
 
 @njit
-def allocates(seat, players, info, legal, params, rng):
-    scratch = np.zeros(7)
+def allocates(decision, seat, obs, legal, params, rng):
+    """The lowest legal shooting card, found through a scratch array (an allocation)."""
+    scratch = np.flatnonzero(legal[:6])
     return np.int64(scratch[0])
 
 
-def test_a_user_strategy_that_allocates_gets_a_clear_error():
-    with pytest.raises(StrategyError, match="must not create arrays"):
-        simulate("parthian", None, [Strategy("alloc", fn=allocates), "random", "random", "random"], 10)
+def test_a_user_strategy_may_allocate():
+    """A user strategy runs in a wrapper of its own with Numba's reference counting, so it may
+    create arrays (slower, but correct): this one plays exactly like the built-in lowball."""
+    others = ["random", "cautious", "glory"]
+    ours = simulate("parthian", None, [Strategy("alloc", fn=allocates), *others], 200, seed=3)
+    builtin = simulate("parthian", None, ["lowball", *others], 200, seed=3)
+    assert ours.records.equals(builtin.records)
+
+
+@njit
+def wrong_signature(seat, players, info, legal, params, rng):
+    """Written for the old Parthian Shot signature: players is an integer here."""
+    return np.int64(players[seat, 0] % 6)
+
+
+def test_a_user_strategy_with_the_old_signature_gets_a_clear_error():
+    with pytest.raises(StrategyError, match=r"strategy\(decision, seat, obs, legal, params, rng\)"):
+        simulate("parthian", None, [Strategy("old", fn=wrong_signature), "random", "random",
+                                    "random"], 10)
 
 
 def test_long_parameter_lists_make_short_labels():
@@ -163,4 +180,4 @@ def test_long_parameter_lists_make_short_labels():
     from strategies.parthian import script
 
     seats = resolve_seats(get_game("parthian"), [script([5] * 20), "cautious", "glory"], 3)
-    assert seats.labels == ("script(20 parameters)", "cautious", "glory")
+    assert seats.labels == ("script(20 decisions)", "cautious", "glory")

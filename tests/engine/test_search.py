@@ -1,4 +1,4 @@
-"""The search player (sim/search.py, sim/control.py) on every registered game.
+"""The search player (sim/core/search.py, sim/core/control.py) on every registered game.
 
 It never uses what its seat could not know: with an opponent's private choice changed, it makes
 the same decisions as long as the events it saw are the same (tests/observation.py). It plays
@@ -76,7 +76,7 @@ def test_bad_search_settings_are_named(text):
 def test_widening_limit_grows_with_the_square_root_of_the_visits():
     """Progressive widening: ceil(W (n + 1)^alpha) actions after n visits, at least one, at most
     the legal ones; W = 0 switches it off (every legal action is tried first)."""
-    from sim.search import widening_limit
+    from sim.core.search import widening_limit
     assert [widening_limit(1.0, 0.5, n, 100) for n in (0, 1, 3, 4, 8, 99, 255)] == \
         [1, 2, 2, 3, 3, 10, 16]
     assert widening_limit(2.0, 0.5, 3, 100) == 4
@@ -87,19 +87,16 @@ def test_widening_limit_grows_with_the_square_root_of_the_visits():
 def _root_visits(text, budget_seed=0):
     """Search the first decision of a Goofspiel game (13 cards in hand) and return the visits
     of each action at the root of the tree."""
-    from sim.control import O_NODES, last_searched
+    from sim.core.header import H, last_searched
     from sim.rng import master_key
-    from sim.strategy import kernel_for
+    from sim.runner import play_kernel
     spec = get_game("goofspiel")
     rules = as_rules(spec, None)
     seats = resolve_seats(spec, [text, "random"], 2)
     ctl = seats.controller(spec, one_decision=True)
-    out = np.zeros((1, spec.record_width(2)), np.int16)
-    kernel_for(spec, ())(*rules.kernel_args(), seats.kinds, seats.params, master_key(budget_seed),
-                         np.int64(0), out, np.full(4, -1, np.int64),
-                         np.zeros((0, spec.kernel.LOG_WIDTH), np.int64), ctl)
+    play_kernel(spec, rules.kernel_args(), seats, master_key(budget_seed), 0, 1, ctl=ctl)
     assert last_searched(ctl) >= 0
-    return ctl[ctl[O_NODES] + 1:ctl[O_NODES] + 1 + spec.n_actions].copy()
+    return ctl[ctl[H.O_NODES] + 1:ctl[H.O_NODES] + 1 + spec.n_actions].copy()
 
 
 @pytest.mark.parametrize("widen, alpha, budget, tried", [(1, 0.5, 24, 5), (2, 0.5, 24, 10),
@@ -127,17 +124,17 @@ def test_root_actions_are_compared_on_the_same_worlds():
     """With paired worlds the root picks its action before the world is drawn and draws world k
     for the k-th visit of that action: the UCB choice among tried actions, or world 0 (and a
     new action) while the root is below its widening limit."""
-    from sim import control as C
-    from sim import search
-    ctl = C.new_ctl(search_nodes=4, n_actions=5)
-    ctl[C.WIDEN], ctl[C.WIDEN_ALPHA], ctl[C.C_UCT] = 1_000_000, 500_000, 0
+    from sim.core import search
+    from sim.core.header import H, new_ctl
+    ctl = new_ctl(search_nodes=4, n_actions=5)
+    ctl[H.WIDEN], ctl[H.WIDEN_ALPHA], ctl[H.C_UCT] = 1_000_000, 500_000, 0
     search.reset(ctl)
-    root = ctl[C.O_NODES]
+    root = ctl[H.O_NODES]
     n, w, av = root + 1, root + 6, root + 11
     ctl[av:av + 5] = [8, 8, 0, 8, 8]               # actions 0, 1, 3, 4 legal; 8 visits so far
     ctl[n:n + 5] = [3, 5, 0, 0, 0]
     ctl[w:w + 5] = [2_000_000, 2_000_000, 0, 0, 0]  # action 0 wins 2/3, action 1 2/5
-    assert search.root_world(ctl) == 0 and ctl[C.ROOT_PICK] == 1   # 2 tried < ceil(9^0.5)
+    assert search.root_world(ctl) == 0 and ctl[H.ROOT_PICK] == 1   # 2 tried < ceil(9^0.5)
     ctl[n:n + 5] = [3, 4, 0, 1, 0]                  # 3 tried after 8 visits: at the limit
     ctl[w:w + 5] = [2_000_000, 2_000_000, 0, 0, 0]  # 2/3 beats 2/4 and 0/1 (c = 0)
-    assert search.root_world(ctl) == 3 and ctl[C.ROOT_PICK] == 2   # action 0, its 4th world
+    assert search.root_world(ctl) == 3 and ctl[H.ROOT_PICK] == 2   # action 0, its 4th world

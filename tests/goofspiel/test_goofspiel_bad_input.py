@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from sim.cli import main
+from cli.main import main
 from sim.errors import RulesError, StrategyError
 from sim.goofspiel.rules import GoofspielRules, returns
 from sim.runner import simulate
@@ -63,7 +63,7 @@ def test_cli_bad_input_is_a_clear_error(argv, fragment, capsys):
 
 
 def test_cli_process_exits_2_without_traceback():
-    done = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "goofspiel", "-o",
+    done = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "goofspiel", "-o",
                            "num_turns=99", "--games", "10"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "num_turns=99" in done.stderr and "Traceback" not in done.stderr

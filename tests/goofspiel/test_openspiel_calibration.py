@@ -6,7 +6,7 @@
    (chi-square test of homogeneity) and the mean point difference (Welch's t-test), 20,000
    games a side, for several parameter settings; the same tests do reject a variant that
    differs by one turn.
-3. The head-to-head harness (sim.calibration.play_against_openspiel) works: OpenSpiel's
+3. The head-to-head harness (analysis.studies.goofspiel.calibration.play_against_openspiel) works: OpenSpiel's
    ISMCTS clearly beats a random player.
 """
 import numpy as np
@@ -17,7 +17,7 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel (PyPI open_spiel, extra 'calibration') is NOT installed: "
     "the Goofspiel calibration against OpenSpiel was NOT checked")
 
-from sim.calibration import (CALIBRATION_SETTINGS, builtin_chooser,  # noqa: E402
+from analysis.studies.goofspiel.calibration import (CALIBRATION_SETTINGS, builtin_chooser,  # noqa: E402
                              compare_random_play, observation, openspiel_random_points,
                              play_against_openspiel, points_of, replay_in_openspiel)
 from sim.goofspiel import layout as L  # noqa: E402

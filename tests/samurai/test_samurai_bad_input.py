@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from sim.cli import main
+from cli.main import main
 from sim.errors import RulesError
 from sim.samurai.rules import SamuraiRules
 
@@ -56,7 +56,7 @@ def test_cli_bad_input_exits_2_without_traceback(argv, fragment, capsys):
 
 
 def test_cli_process_exit_code():
-    done = subprocess.run([sys.executable, "-m", "sim.cli", "simulate", "samurai", "--players", "2"],
+    done = subprocess.run([sys.executable, "-m", "cli.main", "simulate", "samurai", "--players", "2"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
 

@@ -1,6 +1,6 @@
 """`balance play samurai` tells the whole game: roles, characters, every card and target,
 every reaction, honour changes, the end and the scores."""
-from sim.cli import main
+from cli.main import main
 
 
 def test_play_narrates_a_five_player_game(capsys):

@@ -4,7 +4,7 @@ exits non-zero without a traceback)."""
 import numpy as np
 import pytest
 
-from sim.cli import main
+from cli.main import main
 from sim.errors import RulesError
 from sim.runner import simulate
 from sim.shuojian import conditions as C

@@ -1,7 +1,7 @@
 """The CLI commands run end to end, write their files, and refuse bad input without a traceback."""
 import pytest
 
-from sim.cli import main
+from cli.main import main
 
 
 def test_sweep_ablate_sensitivity_write_tables_and_plots(tmp_path, capsys):

@@ -26,7 +26,7 @@ def finished_chunks(run_dir: Path) -> list[Path]:
 
 def test_a_sweep_killed_with_sigkill_resumes_to_the_identical_table(tmp_path):
     run_dir, out = tmp_path / "run", tmp_path / "out"
-    command = [sys.executable, "-m", "sim.cli", "sweep", "parthian", "--vary", "n_players=3,4,5,6",
+    command = [sys.executable, "-m", "cli.main", "sweep", "parthian", "--vary", "n_players=3,4,5,6",
                "-s", "cautious", "--games", "400000", "--seed", "4", "--run-dir", str(run_dir),
                "--out", str(out), "--no-progress"]
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -57,7 +57,7 @@ def test_a_finished_run_replays_from_disk_and_another_command_is_refused(tmp_pat
     pd.testing.assert_frame_equal(first, again)
     with pytest.raises(RunError, match="another request"):
         sweep("sunzi", ["track_length=7,8"], run_dir=tmp_path, **settings)
-    refused = subprocess.run([sys.executable, "-m", "sim.cli", "ablate", "sunzi", "--games", "1000",
+    refused = subprocess.run([sys.executable, "-m", "cli.main", "ablate", "sunzi", "--games", "1000",
                               "--run-dir", str(tmp_path), "--no-progress"],
                              cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert refused.returncode != 0 and "another request" in refused.stderr

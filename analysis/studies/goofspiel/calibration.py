@@ -19,10 +19,10 @@ from typing import Callable
 
 import numpy as np
 
-from .errors import RulesError, RunError
-from .games import get_game
-from .goofspiel import layout as L
-from .goofspiel.rules import GoofspielRules
+from sim.errors import RulesError, RunError
+from sim.games import get_game
+from sim.goofspiel import layout as L
+from sim.goofspiel.rules import GoofspielRules
 
 
 def require_openspiel():
@@ -87,7 +87,7 @@ def compare_random_play(rules=None, n_games: int = 20_000, seed: int = 2026,
     """
     from scipy import stats
 
-    from .runner import simulate
+    from sim.runner import simulate
 
     rules = _rules(rules)
     mine = _rules(ours) if ours is not None else rules
@@ -408,7 +408,7 @@ CALIBRATION_SETTINGS = [{"num_cards": 4}, {"num_cards": 6}, {"num_cards": 6, "po
 
 
 def calibration_markdown(n_games: int = 20_000) -> str:
-    """The random-play calibration table of docs/goofspiel.md (``python -m sim.calibration``)."""
+    """The random-play calibration table of docs/goofspiel.md (``python -m sim.goofspiel.calibration``)."""
     lines = ["| num_cards | points_order | W / D / L here (%) | W / D / L OpenSpiel (%) | "
              "mean diff here | mean diff OpenSpiel | chi-square p | Welch p |",
              "|---|---|---|---|---|---|---|---|"]

@@ -1,6 +1,6 @@
 """`balance sweep | ablate | sensitivity | tune`, and `balance simulate --precision`.
 
-sim/cli.py calls :func:`add_commands` while it builds its parser; every command here is a thin
+cli/main.py calls :func:`add_commands` while it builds its parser; every command here is a thin
 wrapper over the Python function of the same name, which does the work and returns DataFrames.
 Heavy imports happen inside the run functions, so `balance --help` stays fast.
 """
@@ -120,10 +120,10 @@ def add_precision_arguments(parser) -> None:
 def run_simulate_precise(args) -> int:
     """`balance simulate --precision PP`: the usual summary, grown to the precision."""
     from analysis.tables import print_summary
-    from sim.cli import game_request
+    from .requests import game_request
     from sim.errors import BalanceError
 
-    from .precision import DEFAULT_MAX_GAMES, simulate_precise
+    from analysis.workbench.precision import DEFAULT_MAX_GAMES, simulate_precise
 
     if getattr(args, "dask", None):
         raise BalanceError("--precision grows the batch in steps; it cannot be combined with "
@@ -145,7 +145,7 @@ def run_simulate_precise(args) -> int:
 
 
 def _request(args):
-    from sim.cli import game_request
+    from .requests import game_request
 
     spec, rules, strategies = game_request(args)
     return spec, rules, (strategies if len(strategies) > 1 else strategies[0])
@@ -181,8 +181,8 @@ def _interval_view(table, metrics):
 
 
 def run_sweep(args) -> int:
-    from .metrics import primary_metric
-    from .sweep import sweep, sweep_figure
+    from analysis.workbench.metrics import primary_metric
+    from analysis.workbench.sweep import sweep, sweep_figure
 
     spec, rules, strategies = _request(args)
     table = sweep(spec, args.vary, rules, strategies, args.games, args.seed, precision=args.precision,
@@ -200,8 +200,8 @@ def run_sweep(args) -> int:
 
 
 def run_ablate(args) -> int:
-    from .ablate import ablate, tornado
-    from .metrics import primary_metric
+    from analysis.workbench.ablate import ablate, tornado
+    from analysis.workbench.metrics import primary_metric
 
     spec, rules, strategies = _request(args)
     table = ablate(spec, rules, strategies, args.games, args.seed, knobs=args.param,
@@ -219,7 +219,7 @@ def run_ablate(args) -> int:
 
 
 def run_sensitivity(args) -> int:
-    from .sensitivity import METHODS, sensitivity, sensitivity_figure
+    from analysis.workbench.sensitivity import METHODS, sensitivity, sensitivity_figure
 
     spec, rules, strategies = _request(args)
     table = sensitivity(spec, args.vary, rules, strategies, args.games, args.seed,
@@ -238,7 +238,7 @@ def run_sensitivity(args) -> int:
 
 
 def run_tune(args) -> int:
-    from .tune import tune
+    from analysis.workbench.tune import tune
 
     spec, rules, strategies = _request(args)
     result = tune(spec, args.target, args.vary, args.over, rules, strategies, args.seed,

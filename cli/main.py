@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import sys
 from pathlib import Path
 
-from .errors import BalanceError, StrategyError
+from sim.errors import BalanceError
+
+from .requests import add_game_arguments, game_request
 
 EPILOG = """examples:
   balance simulate parthian --players 4 --strategy cautious --strategy random --games 200000
@@ -49,9 +50,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from analysis.workbench.cli import add_commands as add_workbench_commands
-    from analysis.workbench.cli import add_precision_arguments
-    from .games import game_names
+    from sim.games import game_names
+
+    from .workbench import add_commands as add_workbench_commands
+    from .workbench import add_precision_arguments
 
     parser = argparse.ArgumentParser(
         prog="balance", description="Balance analysis for board games: simulate millions of games "
@@ -160,61 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, games: list[str]) -> None:
-    parser.add_argument("game", choices=games, help="which game")
-    parser.add_argument("--players", type=int, help="number of players (games with a variable count)")
-    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
-                        help="a rule option (repeatable); `balance options GAME` lists them")
-    parser.add_argument("--strategy", "-s", action="append", default=[], metavar="NAME",
-                        help="strategy per seat in seat order (repeatable; one = every seat); "
-                        "a built-in name or FILE.py:FUNCTION for your own numba.njit strategy")
-
-
-def game_request(args):
-    """(spec, rules, strategies) from the common game arguments."""
-    from .games import get_game
-    from .runner import as_rules
-
-    spec = get_game(args.game)
-    options = {}
-    for item in args.option:
-        if "=" not in item:
-            raise BalanceError(f"--option {item!r} must look like KEY=VALUE")
-        key, value = item.split("=", 1)
-        options[key.strip()] = value.strip()
-    if args.players is not None:
-        if "n_players" not in spec.rules_class.options():
-            raise BalanceError(f"{spec.title} has a fixed number of players; drop --players")
-        options["n_players"] = str(args.players)
-    rules = as_rules(spec, options)
-    strategies = [load_strategy(s) for s in args.strategy] or ["random"]
-    return spec, rules, strategies
-
-
-def load_strategy(text: str):
-    """A built-in name (the search player with its settings: ismcts:budget=256,rollout=greedy),
-    or FILE.py:FUNCTION naming a user's numba.njit strategy."""
-    if ":" not in text or not text.rpartition(":")[0].endswith(".py"):
-        return text
-    from .strategy import Strategy
-
-    path, _, name = text.rpartition(":")
-    if not Path(path).is_file():
-        raise StrategyError(f"strategy file {path!r} not found (from --strategy {text!r})")
-    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    if not hasattr(module, name):
-        raise StrategyError(f"{path!r} has no function {name!r} (from --strategy {text!r})")
-    return Strategy(name, fn=getattr(module, name))
-
-
 def run_simulate(args) -> int:
     from analysis.tables import print_summary
-    from .runner import simulate
+    from sim.runner import simulate
 
     if args.precision is not None:  # grown in steps to a precision (analysis.workbench)
-        from analysis.workbench.cli import run_simulate_precise
+        from cli.workbench import run_simulate_precise
 
         return run_simulate_precise(args)
     spec, rules, strategies = game_request(args)
@@ -224,7 +177,7 @@ def run_simulate(args) -> int:
                stream=args.stream, progress=False if args.no_progress else None,
                rotate_seats=args.rotate_seats, run_dir=args.run_dir)
     if args.dask:
-        from .runner import dask_client
+        from sim.runner import dask_client
 
         with dask_client(args.dask, args.jobs if args.jobs > 1 else None):
             results = simulate(spec, rules, strategies, args.games, args.seed,
@@ -238,7 +191,7 @@ def run_simulate(args) -> int:
 
 
 def run_play(args) -> int:
-    from .runner import play_one
+    from sim.runner import play_one
 
     spec, rules, strategies = game_request(args)
     _, events, seats = play_one(spec, rules, strategies, args.seed, args.game_index)
@@ -262,10 +215,10 @@ def run_report(args) -> int:
 
 
 def run_bench(args) -> int:
-    from .bench import run
+    from cli.bench import run
 
     if args.openspiel or args.search:
-        from .bench import run_openspiel, run_search
+        from cli.bench import run_openspiel, run_search
 
         text = run_search() if args.search else run_openspiel(args.games)
         if args.record:
@@ -277,7 +230,7 @@ def run_bench(args) -> int:
 
 
 def run_options(args) -> int:
-    from .games import get_game
+    from sim.games import get_game
 
     spec = get_game(args.game)
     for name, field in spec.rules_class.options().items():
@@ -292,11 +245,11 @@ def run_options(args) -> int:
 
 
 def run_strategies(args) -> int:
-    from .games import get_game
+    from sim.games import get_game
 
     for name, strategy in get_game(args.game).strategies.items():
         print(f"{name:12s} {strategy.doc}")
-    from .strategy import SEARCH_DEFAULTS
+    from sim.strategy import SEARCH_DEFAULTS
 
     settings = ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
                         for k, v in SEARCH_DEFAULTS.items())

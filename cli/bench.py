@@ -1,6 +1,6 @@
 """Benchmark: games/s per core and peak memory, each measurement in a fresh process.
 
-Run with `balance bench` (or `python -m sim.bench`); figures are recorded in docs/benchmarks.md. Every figure comes from its own Python
+Run with `balance bench` (or `python -m cli.bench`); figures are recorded in docs/benchmarks.md. Every figure comes from its own Python
 process so that memory peaks and worker pools do not leak between measurements. Timed runs
 start after a warm-up (kernels loaded from the disk cache, worker pool started), except the
 end-to-end and cold-start rows, which include everything a user waits for.
@@ -54,24 +54,21 @@ def measure(mode: str, game: str, rules: dict, strategy: str, jobs: int, n_games
 def measure_search(game: str, budget: int = 64, n_games: int = 20) -> dict:
     """Search iterations per second on one core (ismcts at seat 0, random rollouts, random
     opponents), against random games per second of the same game in the same process."""
-    from sim.control import ITERATIONS
+    from sim.core.header import iterations
     from sim.games import get_game
     from sim.rng import master_key
-    from sim.runner import as_rules, simulate
-    from sim.strategy import kernel_for, resolve_seats
+    from sim.runner import as_rules, play_kernel, simulate
+    from sim.strategy import resolve_seats
 
     spec = get_game(game)
     rules = as_rules(spec, None)
     n = rules.n_seats
     seats = resolve_seats(spec, [f"ismcts:budget={budget},rollout=random"] + ["random"] * (n - 1), n)
-    kernel = kernel_for(spec, ())
 
     def run(count, first):
         ctl = seats.controller(spec)
-        out = np.zeros((count, spec.record_width(n)), np.int16)
-        kernel(*rules.kernel_args(), seats.kinds, seats.params, master_key(1), np.int64(first),
-               out, np.full(4, -1, np.int64), np.zeros((0, spec.kernel.LOG_WIDTH), np.int64), ctl)
-        return int(ctl[ITERATIONS])
+        play_kernel(spec, rules.kernel_args(), seats, master_key(1), first, count, ctl=ctl)
+        return iterations(ctl)
 
     run(1, 10**6)  # compile or load
     start = time.perf_counter()
@@ -93,7 +90,7 @@ def run_search(budget: int = 64, n_games: int = 20) -> str:
     lines = ["| game | search iterations/s per core | random games/s | one iteration costs "
              "(random games) | games/s with one search seat |", "|---|---|---|---|---|"]
     for game in game_names():
-        code = (f"import json, sim.bench as b; print(json.dumps(b.measure_search({game!r}, "
+        code = (f"import json, cli.bench as b; print(json.dumps(b.measure_search({game!r}, "
                 f"{budget}, {n_games})))")
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         if done.returncode != 0:
@@ -108,7 +105,7 @@ def _child(mode, game, rules, strategy, jobs, n_games, cache_dir=None) -> dict:
     env = dict(os.environ)
     if cache_dir:
         env["NUMBA_CACHE_DIR"] = cache_dir
-    code = (f"import json, sim.bench as b; print(json.dumps(b.measure({mode!r}, {game!r}, {rules!r}, "
+    code = (f"import json, cli.bench as b; print(json.dumps(b.measure({mode!r}, {game!r}, {rules!r}, "
             f"{strategy!r}, {jobs}, {n_games})))")
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     if done.returncode != 0:
@@ -117,7 +114,7 @@ def _child(mode, game, rules, strategy, jobs, n_games, cache_dir=None) -> dict:
 
 
 def _openspiel_child(rules: dict, n_python: int, n_cpp: int) -> dict:
-    code = ("import json; from sim.calibration import openspiel_speed; "
+    code = ("import json; from analysis.studies.goofspiel.calibration import openspiel_speed; "
             f"print(json.dumps(openspiel_speed({rules!r}, {n_python}, {n_cpp})))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     if done.returncode != 0:
@@ -129,7 +126,7 @@ def run_openspiel(n_games: int = 1_000_000, n_python: int = 5_000, n_cpp: int = 
     """Goofspiel here against OpenSpiel's goofspiel, same variants, same machine, same run:
     random players; a decision is one seat's bid with a choice (the last card is automatic in
     both). Needs the calibration extra (open_spiel)."""
-    from sim.calibration import decisions_per_game, require_openspiel
+    from analysis.studies.goofspiel.calibration import decisions_per_game, require_openspiel
 
     require_openspiel()
     rows = []

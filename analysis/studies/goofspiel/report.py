@@ -19,11 +19,11 @@ from sim import __version__
 from sim.results import Results
 from sim.runner import simulate
 
-from .. import plots
-from .. import tables as T
-from ..markdown import Doc, interval_verdict, p_text, pct_text, seat_view
-from ..skill import skill_games, skill_section
-from ..stats import wilson
+from ... import plots
+from ... import tables as T
+from ...markdown import Doc, interval_verdict, p_text, pct_text, seat_view
+from ...skill import skill_games, skill_section
+from ...stats import wilson
 
 DEFAULT_GAMES = 100_000
 QUICK_GAMES = 2_000

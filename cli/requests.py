@@ -1,0 +1,57 @@
+"""What every game command reads from its arguments: the game, its rule options, its seats."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from pathlib import Path
+
+from sim.errors import BalanceError, StrategyError
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, games: list[str]) -> None:
+    parser.add_argument("game", choices=games, help="which game")
+    parser.add_argument("--players", type=int, help="number of players (games with a variable count)")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option (repeatable); `balance options GAME` lists them")
+    parser.add_argument("--strategy", "-s", action="append", default=[], metavar="NAME",
+                        help="strategy per seat in seat order (repeatable; one = every seat); "
+                        "a built-in name or FILE.py:FUNCTION for your own numba.njit strategy")
+
+
+def game_request(args):
+    """(spec, rules, strategies) from the common game arguments."""
+    from sim.games import get_game
+    from sim.runner import as_rules
+
+    spec = get_game(args.game)
+    options = {}
+    for item in args.option:
+        if "=" not in item:
+            raise BalanceError(f"--option {item!r} must look like KEY=VALUE")
+        key, value = item.split("=", 1)
+        options[key.strip()] = value.strip()
+    if args.players is not None:
+        if "n_players" not in spec.rules_class.options():
+            raise BalanceError(f"{spec.title} has a fixed number of players; drop --players")
+        options["n_players"] = str(args.players)
+    rules = as_rules(spec, options)
+    strategies = [load_strategy(s) for s in args.strategy] or ["random"]
+    return spec, rules, strategies
+
+
+def load_strategy(text: str):
+    """A built-in name (the search player with its settings: ismcts:budget=256,rollout=greedy),
+    or FILE.py:FUNCTION naming a user's numba.njit strategy."""
+    if ":" not in text or not text.rpartition(":")[0].endswith(".py"):
+        return text
+    from sim.strategy import Strategy
+
+    path, _, name = text.rpartition(":")
+    if not Path(path).is_file():
+        raise StrategyError(f"strategy file {path!r} not found (from --strategy {text!r})")
+    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    if not hasattr(module, name):
+        raise StrategyError(f"{path!r} has no function {name!r} (from --strategy {text!r})")
+    return Strategy(name, fn=getattr(module, name))
