@@ -1,6 +1,10 @@
 """Simulation engine: rule variants -> jitted kernels -> per-game tables.
 
-Importing this package points Numba's on-disk cache at a folder named after a hash of the
+``__version__`` names the exact code behind every result: the package version, then a hash of
+every source and data file of the project's packages (``0.1.0+code.1a2b3c4d5e6f``), so that two
+tables carry the same version only when the same code made them, with or without git.
+
+Importing this package also points Numba's on-disk cache at a folder named after a hash of the
 kernel sources. Numba only checks the timestamp of the file that holds a cached function,
 not of the modules it calls or reads constants from; keying the folder by a hash of the source
 means an edited strategy or layout constant can never be served from a stale cache. Each game
@@ -14,10 +18,28 @@ import os
 from importlib import metadata
 from pathlib import Path
 
+_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGES = ("sim", "strategies", "analysis", "cli")
+
+
+def code_hash(root: Path = _ROOT) -> str:
+    """12 hex digits of a hash of every .py and data file (csv, json, templates) of the project's
+    packages under ``root``: what makes the tables, and nothing else (not the tests, not docs)."""
+    digest = hashlib.sha1()
+    for package in _PACKAGES:
+        for path in sorted((root / package).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix in (
+                    ".py", ".csv", ".json", ".html", ".css", ".js", ".npz", ".toml"):
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 try:
-    __version__ = metadata.version("balance-toolkit")
+    _BASE_VERSION = metadata.version("balance-toolkit")
 except metadata.PackageNotFoundError:  # running from a source tree without install
-    __version__ = "0+unknown"
+    _BASE_VERSION = "0"
+__version__ = f"{_BASE_VERSION}+code.{code_hash()}"
 
 
 # Modules that jitted code never reads (kernel constants live in each game's layout.py):
@@ -28,9 +50,6 @@ _NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py"
                     # results.py's own jitted summary is checked by Numba (its file stamp); no
                     # game kernel reads it, so editing it need not recompile the games.
                     "results.py"}
-_ROOT = Path(__file__).resolve().parent.parent
-
-
 def _kernel_files(game: str | None) -> list[Path]:
     """The shared kernel modules (sim/*.py and the engine core sim/core/*.py that jitted code
     reads), plus one game's own."""

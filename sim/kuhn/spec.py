@@ -1,0 +1,25 @@
+"""Kuhn poker's static facts for the engine."""
+from strategies.kuhn import BUILTINS
+
+from ..game import GameSpec
+from . import kernel, layout
+from .log import narrate
+from .rules import KuhnRules
+
+SPEC = GameSpec(
+    name="kuhn",
+    title="Kuhn poker",
+    rules_class=KuhnRules,
+    kernel=kernel,
+    length_name="actions",
+    end_reasons=layout.END_REASONS,
+    unfinished_reasons=(),
+    game_columns=layout.GAME_COLUMNS,
+    seat_columns=layout.SEAT_COLUMNS,
+    strategies=BUILTINS,
+    n_strategy_params=layout.N_STRATEGY_PARAMS,
+    narrate=narrate,
+    decision_names=layout.DECISION_NAMES,
+    event_visibility=layout.EVENT_VISIBILITY,
+    n_actions=layout.N_ACTIONS,
+)

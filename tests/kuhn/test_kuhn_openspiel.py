@@ -1,0 +1,82 @@
+"""Kuhn poker against OpenSpiel's ``kuhn_poker`` (PyPI open_spiel, extra ``calibration``):
+
+1. under uniformly random play the outcomes (seat 0's payoff) have OpenSpiel's exact
+   distribution, computed from its game tree;
+2. the game's value under Nash play, -1/18 for the first seat, is reproduced by simulation, with
+   an interval, seating Kuhn's closed-form equilibrium and OpenSpiel's CFR average policy;
+3. a table of ours and OpenSpiel's TabularPolicy are the same policy: OpenSpiel's exact value
+   of the CFR policy lies in our simulated interval.
+"""
+import numpy as np
+import pytest
+from scipy import stats
+
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="OpenSpiel (PyPI open_spiel, extra 'calibration') is NOT installed: the "
+    "Kuhn poker calibration against OpenSpiel was NOT checked")
+
+from sim.runner import simulate  # noqa: E402
+from strategies.kuhn import from_openspiel_policy, nash  # noqa: E402
+
+NASH_VALUE = -1 / 18
+
+
+def openspiel_random_outcomes() -> dict[int, float]:
+    """P(seat 0's payoff = v) under uniform random play, by walking OpenSpiel's tree."""
+    game = pyspiel.load_game("kuhn_poker")
+    found: dict[int, float] = {}
+
+    def walk(state, p):
+        if state.is_terminal():
+            v = int(round(state.returns()[0]))
+            found[v] = found.get(v, 0.0) + p
+        elif state.is_chance_node():
+            for action, q in state.chance_outcomes():
+                walk(state.child(action), p * q)
+        else:
+            legal = state.legal_actions()
+            for action in legal:
+                walk(state.child(action), p / len(legal))
+
+    walk(game.new_initial_state(), 1.0)
+    return found
+
+
+def mean_interval(values):
+    values = np.asarray(values, float)
+    half = 1.96 * values.std(ddof=1) / np.sqrt(len(values))
+    return values.mean() - half, values.mean() + half
+
+
+def test_random_play_outcomes_have_openspiels_distribution():
+    expected = openspiel_random_outcomes()
+    payoffs = simulate("kuhn", None, "random", 60_000, seed=3).records["payoff_0"]
+    values = sorted(expected)
+    observed = np.array([(payoffs == v).sum() for v in values])
+    assert observed.sum() == len(payoffs)  # no outcome OpenSpiel does not have
+    _, p = stats.chisquare(observed, np.array([expected[v] for v in values]) * len(payoffs))
+    assert p > 0.001, (dict(zip(values, observed / len(payoffs))), expected)
+
+
+@pytest.mark.timeout(600)
+def test_closed_form_nash_play_reproduces_the_value_minus_one_eighteenth():
+    payoffs = simulate("kuhn", None, nash(), 400_000, seed=4, jobs=2).records["payoff_0"]
+    low, high = mean_interval(payoffs)
+    assert low < NASH_VALUE < high and high - low < 0.01
+
+
+@pytest.mark.timeout(600)
+def test_openspiels_cfr_policy_seated_as_a_strategy_plays_its_exact_value():
+    from open_spiel.python.algorithms import cfr, expected_game_score
+
+    game = pyspiel.load_game("kuhn_poker")
+    solver = cfr.CFRSolver(game)
+    for _ in range(300):
+        solver.evaluate_and_update_policy()
+    average = solver.average_policy()
+    exact = expected_game_score.policy_value(game.new_initial_state(), [average, average])[0]
+    assert abs(exact - NASH_VALUE) < 0.005  # CFR is near the equilibrium after 300 iterations
+    cfr_seat = from_openspiel_policy(average, "cfr")
+    payoffs = simulate("kuhn", None, cfr_seat, 400_000, seed=5, jobs=2).records["payoff_0"]
+    low, high = mean_interval(payoffs)
+    assert low < exact < high and low < NASH_VALUE < high
