@@ -154,6 +154,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--record", type=Path, help="also write the results as Markdown to this file")
     bench.set_defaults(run=run_bench)
 
+    new = commands.add_parser(
+        "new-game", help="write a new game's parts (a small working game with TODOs)",
+        description="Write sim/NAME/ (rules, layout, kernel, log, spec), strategies/NAME.py, "
+        "tests/NAME/ (rule tests and a recorded golden game) and docs/NAME.md: a small working "
+        "example game under the new name, with TODOs where its own rules go. The engine-wide "
+        "tests run on it at once; docs/new_game.md walks through the parts.")
+    new.add_argument("name", help="the game's name: a lowercase Python identifier, e.g. kuhn")
+    new.add_argument("--title", help="the game's title (default: from the name)")
+    new.add_argument("--rule-id", help="prefix of its rule ids, 2 to 4 capitals (default: from "
+                     "the name)")
+    new.set_defaults(run=run_new_game)
+
     for name, helptext, func in (("options", "list a game's rule options", run_options),
                                  ("strategies", "list a game's built-in strategies", run_strategies)):
         sub = commands.add_parser(name, help=helptext, description=helptext)
@@ -255,6 +267,15 @@ def run_strategies(args) -> int:
                         for k, v in SEARCH_DEFAULTS.items())
     print("ismcts       the search player (information-set MCTS; docs/search.md): "
           f"ismcts:{settings} (rollout: any built-in above)")
+    return 0
+
+
+def run_new_game(args) -> int:
+    from .new_game import ROOT, create
+
+    for path in create(args.name, args.title, args.rule_id):
+        print(f"wrote {path.relative_to(ROOT)}")
+    print(f"next: read docs/new_game.md, then replace the example rules in sim/{args.name}/")
     return 0
 
 
