@@ -9,8 +9,9 @@ from sj_script import L, duel
 from sim.errors import StrategyError
 from sim.runner import simulate
 
-# Many-game tests carry a time limit, so that a hang fails (issue 21): 180 s for a cold kernel
-# compile on a loaded machine (about 60 s measured at load 2) plus about 4x the warm duration.
+# Many-game tests carry a time limit, so that a hang fails (issue 21): about 4x the warm duration
+# plus up to 5 minutes for a cold kernel compile on a loaded machine (60-75 s measured at load
+# 2-3; about 3 minutes reported under heavy load).
 # method="thread": a hang inside a Numba loop never returns to the interpreter, so the default
 # signal method could not stop it.
 
@@ -21,7 +22,7 @@ NO_REPLY = ("V1", "V2", "V3", "V4", "V5", "V6", "V7")
 A98 = ("attack", "V98")
 
 
-@pytest.mark.timeout(190, method="thread")  # 3,000 games ~0.05 s warm
+@pytest.mark.timeout(300, method="thread")  # 3,000 games ~0.05 s warm
 def test_sj1_swordsmen_are_number_cards_on_their_owners_right_square():
     """SJ-1 / OP-5 / OP-6: a swordsman each, face down on its owner's right; diagonal."""
     d = duel(hands=(LEAD_98, NO_REPLY), draws=("V5", "V7"), steps=((A98,), ()))
@@ -53,7 +54,7 @@ def test_sj2_zeros_count_unless_the_option_says_otherwise():
     assert duel(hands=(hand, NO_REPLY), opening_zeros=False).events(L.EV_REDRAW)
 
 
-@pytest.mark.timeout(190, method="thread")  # 4,000 games
+@pytest.mark.timeout(300, method="thread")  # 4,000 games
 def test_sj3_every_play_is_preceded_by_a_draw_and_the_first_player_is_random():
     """SJ-3 / OP-11 default: a draw before the lead and before the reply."""
     d = duel(hands=(LEAD_98, NO_REPLY), draws=("V5", "V7"), steps=((A98,), ()))
@@ -289,7 +290,7 @@ def test_sj14_when_the_deck_runs_out_the_smaller_hand_wins():
     assert last.end in ("deck_out", "draw") and last.record["turns"] <= d.record["turns"]
 
 
-@pytest.mark.timeout(190, method="thread")  # 8,000 games ~0.1 s warm
+@pytest.mark.timeout(300, method="thread")  # 8,000 games ~0.1 s warm
 def test_op8_equal_hands_are_a_draw_or_nobodys_win():
     table = simulate("shuojian", {"conditions": "any"}, "random", 4000, seed=5).records
     draws = table[table.end_reason == "draw"]
