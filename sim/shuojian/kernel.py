@@ -262,14 +262,18 @@ def opening_numbers(g, seat):
 
 @jit
 def deal(g, seat):
-    """SJ-2: 7 cards; fewer than 2 number cards (0s count, OP-16): shuffle back and redraw."""
+    """SJ-2: 7 cards; fewer than 2 number cards (0s count unless opening_zeros is off, OP-16):
+    shuffle back and redraw."""
     pub, hid, ks, deck, streams, log = g[5], g[6], g[7], g[8], g[14], g[16]
     for i in range(HAND_SIZE):
         draw(g, seat, np.int64(0))
     tries = 0
-    while opening_numbers(g, seat) < MIN_OPENING_NUMBERS and tries < MAX_REDRAWS:
+    counted = opening_numbers(g, seat)
+    while counted < MIN_OPENING_NUMBERS and tries < MAX_REDRAWS:
         tries += 1
-        log_event(log, EV_REDRAW, 0, seat, hid[seat, H_NUMBERS], 0, 0, 0, 0)
+        # the count the rule used (OP-16: without the 0s when opening_zeros is off), and the 0s
+        # it left out
+        log_event(log, EV_REDRAW, 0, seat, counted, hid[seat, H_NUMBERS] - counted, 0, 0, 0)
         top = ks[K_TOP]
         for t in range(g[0][R_N_TYPES]):  # the hand goes back just above the remaining deck
             while hid[seat, H_HAND + t] > 0:
@@ -289,6 +293,7 @@ def deal(g, seat):
         ks[K_MASKS + seat * N_MASKS + M_HELD + 9] = 0
         for i in range(HAND_SIZE):
             draw(g, seat, np.int64(0))
+        counted = opening_numbers(g, seat)
     for group in range(4):  # the opening hand is what is held now
         ks[K_MASKS + seat * N_MASKS + 3 * group + M_OPENING] = \
             ks[K_MASKS + seat * N_MASKS + 3 * group + M_HELD]

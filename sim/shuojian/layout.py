@@ -209,7 +209,9 @@ EV_SWORDSMAN_HIDDEN = 4  # seat's swordsman when its owner may not look (OP-15):
 EV_PLACE = 5           # seat puts its swordsman face down on square a of its row (SJ-1, OP-5)
 EV_DRAW = 6            # seat draws card type a (b = why: WHY_*); only the drawer sees it
 EV_DRAWN = 7           # seat draws a card: a = why, b = cards left in the deck, c = hand size
-EV_REDRAW = 8          # seat's opening hand had fewer than 2 number cards: shuffled back (SJ-2)
+EV_REDRAW = 8          # seat's opening hand had fewer than 2 number cards: shuffled back (SJ-2);
+                       # a = its number cards as SJ-2 counts them (OP-16 opening_zeros), b = 0s
+                       # in it that were not counted (opening_zeros off)
 EV_FIRST = 9           # seat attacks first (SJ-3)
 EV_ATTACK = 10         # seat leads: tens type a, units type b (-1 none), number c, conditions d
 EV_REPLY = 11          # seat replies: tens a, units b, number c; answering number d whose

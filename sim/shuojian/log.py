@@ -67,8 +67,9 @@ def narrate(events, labels) -> str:
         elif event == L.EV_DRAW and b == L.WHY_DEAL:
             hands[seat].append(cards.card(a))
         elif event == L.EV_REDRAW:
+            zeros = f" not counting its {b} 0(s) (opening_zeros=false, OP-16)" if b else ""
             lines.append(f"  {who(seat)}'s opening hand ({', '.join(hands[seat])}) has {a} number "
-                         "card(s): shuffled back and redrawn (SJ-2).")
+                         f"card(s){zeros}: shuffled back and redrawn (SJ-2).")
             hands[seat] = []
         elif event == L.EV_FIRST:
             for s in (0, 1):

@@ -13,6 +13,12 @@ from sim.runner import play_one, simulate
 from sim.shuojian import layout as L
 from sim.shuojian.rules import ShuoJianRules
 
+# Many-game tests carry a time limit, so that a hang fails (issue 21): about 4x the warm duration
+# plus up to 5 minutes for a cold kernel compile on a loaded machine (60-75 s measured at load
+# 2-3; about 3 minutes reported under heavy load).
+# method="thread": a hang inside a Numba loop never returns to the interpreter, so the default
+# signal method could not stop it.
+
 VARIANTS = {
     "default": {},
     "all any": {"conditions": "any"},
@@ -29,6 +35,7 @@ VARIANTS = {
 }
 
 
+@pytest.mark.timeout(300, method="thread")  # ~0.1 s warm a variant
 @pytest.mark.parametrize("name", VARIANTS)
 def test_cards_are_conserved_and_games_end_by_sj14(name):
     rules = ShuoJianRules(**VARIANTS[name])
@@ -105,7 +112,12 @@ class Reference:
             hand = hands[seat] if seat >= 0 else None
             if event == L.EV_DRAW:
                 hand[a] = hand.get(a, 0) + 1
-            elif event == L.EV_REDRAW:
+            elif event == L.EV_REDRAW:   # SJ-2 / OP-16: the count the rule used, the 0s left out
+                numbers = sum(n for t, n in hand.items() if t >= L.FIRST_NUMBER)
+                zeros = sum(n for t, n in hand.items()
+                            if t >= L.FIRST_NUMBER and self.types[t][0] == L.ZERO)
+                counted = numbers if self.rules.opening_zeros else numbers - zeros
+                assert (a, b) == (counted, numbers - counted) and a < L.MIN_OPENING_NUMBERS
                 hands[seat] = {}
             elif event in (L.EV_ATTACK, L.EV_REPLY):
                 legal = {(m, act) for m, act, _, _ in self.plays(hand)}
@@ -153,6 +165,7 @@ class Reference:
         return checked
 
 
+@pytest.mark.timeout(300, method="thread")  # ~0.2 s warm
 @pytest.mark.parametrize("name", ["default", "harsh", "every other reading", "many blows"])
 def test_every_reply_obeys_sj5_sj6_and_the_condition_table(name):
     rules = ShuoJianRules(**VARIANTS[name])
@@ -164,6 +177,7 @@ def test_every_reply_obeys_sj5_sj6_and_the_condition_table(name):
     assert checked > 100
 
 
+@pytest.mark.timeout(300, method="thread")  # ~0.5 s warm
 @pytest.mark.parametrize("strategy, n", [("random", 40_000), ("thrifty", 20_000)])
 def test_seats_win_equally_with_the_same_strategy(strategy, n):
     """The first player is drawn at random (SJ-3), so with one strategy on both seats each seat's
@@ -174,6 +188,7 @@ def test_seats_win_equally_with_the_same_strategy(strategy, n):
         assert low < 0.5 < high
 
 
+@pytest.mark.timeout(300, method="thread")  # ~0.8 s warm
 def test_the_first_players_share_does_not_depend_on_which_seat_starts():
     """First-player symmetry: seat 0 starting and seat 1 starting give the first player the same
     win share (99.9% intervals of the two overlap: the rules do not know seat numbers)."""
@@ -186,6 +201,7 @@ def test_the_first_players_share_does_not_depend_on_which_seat_starts():
     assert low0 < high1 and low1 < high0
 
 
+@pytest.mark.timeout(320, method="thread")  # ~4 s warm (2 processes)
 def test_same_seed_same_table_whatever_the_jobs_and_chunks():
     a = simulate("shuojian", None, ["thrifty", "random"], 3000, seed=9).records
     b = simulate("shuojian", None, ["thrifty", "random"], 3000, seed=9, jobs=2, chunk_size=700).records
@@ -194,6 +210,7 @@ def test_same_seed_same_table_whatever_the_jobs_and_chunks():
     assert not a.equals(c)
 
 
+@pytest.mark.timeout(300, method="thread")  # ~0.01 s warm
 def test_a_replayed_game_is_the_same_game():
     first = play_one("shuojian", None, ["counter", "random"], seed=4, game_index=17)
     again = play_one("shuojian", None, ["counter", "random"], seed=4, game_index=17)
