@@ -138,7 +138,8 @@ def view(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 def _teams(doc, games, seats, provenance) -> pd.DataFrame:
     doc.text("## (a) Teams per player count\n\nA team wins a game when its total score is highest "
-             "(SS-19) or by Swordmaster (SS-20); capped games (OP-3) are left out.")
+             "(SS-19, also after a `teammate_defeat` end) or by Swordmaster (SS-20); capped games "
+             "(OP-3) are left out.")
     done = games[games["winning_team"] >= 0]
     rows = []
     for (table, n), group in done.groupby(["table", "players"]):
@@ -247,12 +248,20 @@ def _cards(doc, seats, provenance) -> None:
 
 
 def _length(doc, games, provenance) -> None:
-    doc.text("## (g) Game length and end reasons")
+    doc.text("## (g) Game length and end reasons\n\n`honour`: a player reached 0 honour, the "
+             "teams count their points (SS-19). `swordmaster`: every player but one at 0 "
+             "resilience, and that player's team wins (SS-20). `teammate_defeat`: every player "
+             "but one at 0 resilience, but by the defeat of a teammate: no Swordmaster, the teams "
+             "count their points, Deadly strike included (SS-20, SS-19). `capped`: cut at the "
+             "turn cap, nobody wins (OP-3). At 3 players there is no Swordmaster (SS-21), so "
+             "neither `swordmaster` nor `teammate_defeat` happens.")
+    order = ("honour", "swordmaster", "teammate_defeat", "capped", "invariant_broken")
+    reasons = [r for r in order if r in L.END_REASONS] + [r for r in L.END_REASONS if r not in order]
     rows = []
     for (table, n), group in games.groupby(["table", "players"]):
         row = {"table": table, "players": n, "n": len(group), "mean turns": group["turns"].mean(),
                "sd turns": group["turns"].std(), "mean reshuffles": group["reshuffles"].mean()}
-        for reason in L.END_REASONS:
+        for reason in reasons:
             k = int((group["end_reason"] == reason).sum())
             low, high = wilson(k, len(group))
             row[reason] = f"{100 * k / len(group):.1f}% [{100 * float(low):.1f}, {100 * float(high):.1f}]"

@@ -31,14 +31,14 @@ from .layout import (
     ROLE_STREAM, TAKE_STREAM, C_GAME0, C_SEAT0, CHIYOME, CT_DAMAGE,
     CT_DIFFICULTY, D_BATTLE_CRY, D_BREATHING, D_BUSHIDO, D_DISCARD, D_GEISHA, D_IEYASU,
     D_JUJUTSU, N_DECISIONS, D_PLAY, D_REACT, D_TARGET, DAIMYO, DIVERSION, END, END_CAPPED, END_HONOUR,
-    END_SWORDMASTER, EV_BUSHIDO, EV_CARD, EV_CHARACTER, EV_DEFEAT, EV_DISCARD, EV_DRAWS, EV_END,
+    END_SWORDMASTER, END_TEAMMATE_DEFEAT, EV_BUSHIDO, EV_CARD, EV_CHARACTER, EV_DEFEAT, EV_DISCARD, EV_DRAWS, EV_END,
     END_BROKEN, EV_HONOUR, EV_LOST, EV_NOBUNAGA, EV_PLAY, EV_PROPERTY_LOST, EV_REACT, EV_RECOVER,
     EV_RESHUFFLE, EV_ROLE, EV_SCORE, EV_SHOGUN, EV_STEAL, EV_TEAM, EV_TURN, EV_WOUND,
     FAST_DRAW, FOCUS, HID_SIZE, KS_SIZE, PUB_SIZE, FROM_HAND, GEISHA, GINCHIYO, GOEMON, H_HAND, H_ROLE, H_STARS, H_TEAM,
     HANZO, HIDDEN, HIDEYOSHI, HONOUR_BUSHIDO, HONOUR_DEFEAT, HONOUR_RESHUFFLE, IEYASU,
     JUJUTSU, K_DEADLY_TEAM, K_DECK, K_DISCARD, K_END, K_KNOWN, K_LAST_DEFEATER, K_LAST_VICTIM,
     K_PRIVATE, K_REMOVED_NINJA, K_ROW, K_SCRATCH, K_STATS, K_SWORDMASTER, K_TEAM_SCORE, K_WIN_TEAM,
-    K_WINNERS, KOJIRO, LOG_WIDTH, MAX_SEATS, MUSASHI, N_ACTIONS, N_ROLES, N_SEAT_COLUMNS,
+    K_WINNERS, KOJIRO, LOG_WIDTH, MAX_SEATS, MAX_TURN_RESHUFFLES, MUSASHI, N_ACTIONS, N_ROLES, N_SEAT_COLUMNS,
     N_STATS, N_TEAMS, N_TYPES, N_WEAPONS, NINJA, NOBUNAGA, NOBUNAGA_TRADE, P_ATTACKS,
     P_BUSHIDO, P_CTX_AMOUNT, P_CTX_CARD, P_CTX_SEAT, P_CTX_TARGET, P_CURRENT, P_DECISION,
     P_DECK, P_DISCARD_N, P_DISCARD_TOP, P_DISCARDS, P_HARM, P_LEGAL, P_N, P_RESHUFFLES,
@@ -46,7 +46,7 @@ from .layout import (
     R_CHARACTER, R_CHECK_EVERY_TURN, R_DEADLY_ANY, R_DECK_SIZE, R_FIXED_DECK, R_FIXED_ROLES, R_GEISHA_SELF,
     R_HAND_LIMIT, R_HONOUR, R_MULT, R_N_ROLES, R_OP7_HONOUR, R_OPENING, R_PLAYERS, R_POOL,
     R_REMOVED, R_RESHUFFLE_HONOUR, R_RESHUFFLE_PHASE, R_ROLE, R_STARS, R_SUBTRACT_FIRST,
-    R_SWORD_HONOUR, R_TOP_STARS_MULT, R_TURN_CAP, R_USHI_DAMAGE, RONIN, S_ARMOR,
+    R_SHOGUN_BUSHIDO_CHOICE, R_SWORD_HONOUR, R_TOP_STARS_MULT, R_TURN_CAP, R_USHI_DAMAGE, RONIN, S_ARMOR,
     S_CHARACTER, S_DAIMYO_PLAYED, S_FAST_DRAW, S_FOCUS, S_HAND, S_HONOUR, S_MAX_RESILIENCE,
     S_PLAYED, S_RESILIENCE, S_ROLE, SAMURAI, SHOGUN, ST_ATTACKS, ST_DEALT, ST_DEFEATED,
     ST_DEFEATS, ST_HELD_A, ST_HELD_W, ST_OPEN_A, ST_OPEN_W, ST_PARRIES, ST_PLAYED_A,
@@ -358,7 +358,8 @@ def damage(g, a, b, w):
 @jit
 def defeat(g, b, a):
     """SS-12: b lost the last resilience point to a: b gives a 1 honour. SS-19/20, OP-1, OP-6,
-    OP-7: the game may end by honour or by Swordmaster."""
+    OP-7: the game may end by honour, by Swordmaster or, when a teammate's defeat leaves one
+    player standing, with no Swordmaster (END_TEAMMATE_DEFEAT, scored as SS-19)."""
     rules, pub, hid, ks, log = g[0], g[3], g[4], g[5], g[11]
     n = pub[P_N]
     turn = pub[P_TURN]
@@ -384,10 +385,11 @@ def defeat(g, b, a):
             master = last
     teammate = hid[b, H_TEAM] == hid[a, H_TEAM]
     if master >= 0 and not (honour_end and rules[R_OP7_HONOUR]):
-        ks[K_END] = END_SWORDMASTER
         if teammate:  # SS-20: the game ends, scored as SS-19, Deadly strike included
+            ks[K_END] = END_TEAMMATE_DEFEAT
             ks[K_DEADLY_TEAM] = hid[b, H_TEAM]
         else:
+            ks[K_END] = END_SWORDMASTER
             ks[K_SWORDMASTER] = master
     elif honour_end:
         ks[K_END] = END_HONOUR
@@ -668,8 +670,10 @@ def play_card(g, s, t):
 def bushido_check(g, s):
     """SS-18: the holder flips the top card of the deck. A weapon: lose 1 honour and discard
     Bushido, or discard a weapon and pass it left (no weapon: the honour). Anything else: pass
-    it left. SS-21: the 3-player Shogun just discards it."""
-    pub, hid, ks, log = g[3], g[4], g[5], g[11]
+    it left. SS-21: the 3-player Shogun just discards it (default); with the option
+    shogun_bushido="choose" (the seed's wording) he still chooses, and discarding Bushido
+    costs him no honour."""
+    rules, pub, hid, ks, log = g[0], g[3], g[4], g[5], g[11]
     n = pub[P_N]
     turn = pub[P_TURN]
     t = take_top(g, np.int64(1))
@@ -682,7 +686,8 @@ def bushido_check(g, s):
         pub[P_BUSHIDO] = (s + 1) % n
         log_event(log, EV_BUSHIDO, turn, s, t, pub[P_BUSHIDO], 0, 0)
         return
-    if n == 3 and s == pub[P_SHOGUN]:
+    free = n == 3 and s == pub[P_SHOGUN]   # SS-21: he never loses honour to Bushido
+    if free and rules[R_SHOGUN_BUSHIDO_CHOICE] == 0:
         pub[P_BUSHIDO] = -1
         to_discard(g, np.int64(BUSHIDO))
         log_event(log, EV_BUSHIDO, turn, s, t, -1, 0, 0)
@@ -691,11 +696,14 @@ def bushido_check(g, s):
     for w in range(N_WEAPONS):
         if hid[s, H_HAND + w] > 0:
             weapons |= 1 << w
-    set_context(pub, s, s, np.int64(BUSHIDO), 1)
+    set_context(pub, s, s, np.int64(BUSHIDO), 0 if free else 1)   # the honour TAKE costs
     c = ask(g, D_BUSHIDO, s, weapons | (1 << TAKE))
     if c == TAKE:
         pub[P_BUSHIDO] = -1
         to_discard(g, np.int64(BUSHIDO))
+        if free:  # SS-21, seed's reading: he discards Bushido instead of losing the honour
+            log_event(log, EV_BUSHIDO, turn, s, t, -1, 0, 0)
+            return
         h = pub[seat_at(s, S_HONOUR)] - 1
         pub[seat_at(s, S_HONOUR)] = h
         log_event(log, EV_BUSHIDO, turn, s, t, -1, 0, 0)
@@ -738,7 +746,9 @@ def draw_phase(g, s):
 
 @jit
 def play_turn(g, s):
-    """One turn: recover (SS-5), Bushido (SS-18), draw (SS-6), play (SS-7), discard (SS-8)."""
+    """One turn: recover (SS-5), Bushido (SS-18), draw (SS-6), play (SS-7), discard (SS-8).
+    OP-3: a play phase that rebuilds the deck more than MAX_TURN_RESHUFFLES times can never end
+    (possible only when reshuffles cost no honour): the game is cut as "capped"."""
     rules, pub, hid, ks, log, ctl = g[0], g[3], g[4], g[5], g[11], g[12]
     pub[P_CURRENT] = s
     pub[P_TURN] += 1
@@ -757,7 +767,11 @@ def play_turn(g, s):
     if over(g):
         return
     pub[P_WEAPONS_PLAYED] = 0
+    reshuffles = pub[P_RESHUFFLES]
     while not control.stopped(ctl):
+        if pub[P_RESHUFFLES] - reshuffles > MAX_TURN_RESHUFFLES:  # OP-3: a turn with no end
+            ks[K_END] = END_CAPPED
+            return
         pub[P_WEAPON_LIMIT] = weapon_limit(g, s)
         set_context(pub, -1, -1, -1, 0)
         a = ask(g, D_PLAY, s, play_mask(g, s))
@@ -997,7 +1011,8 @@ def setup(g, deck_order, row):
 def score(g):
     """SS-19: honour x role multiplier + Daimyo in hand (not the Ronin); Deadly strike -3;
     the highest team wins, ties: Ninja beat all, the Shogun's team beats the Ronin. SS-20: a
-    Swordmaster's team wins outright. A capped game (OP-3) has no winner."""
+    Swordmaster's team wins outright; a teammate's defeat that left one player standing is
+    scored as SS-19. A capped game (OP-3) has no winner."""
     rules, pub, hid, ks = g[0], g[3], g[4], g[5]
     n = pub[P_N]
     top_stars = 0
@@ -1022,9 +1037,9 @@ def score(g):
         ks[K_TEAM_SCORE + ks[K_DEADLY_TEAM]] -= 3
     end = ks[K_END]
     win = -1
-    if end == END_SWORDMASTER and ks[K_SWORDMASTER] >= 0:
+    if end == END_SWORDMASTER:
         win = hid[ks[K_SWORDMASTER], H_TEAM]
-    elif end == END_HONOUR or end == END_SWORDMASTER:
+    elif end == END_HONOUR or end == END_TEAMMATE_DEFEAT:
         best = -(1 << 30)
         for team in (TEAM_NINJA, TEAM_SHOGUN, TEAM_RONIN):  # tie priority
             if (present >> team) & 1 and ks[K_TEAM_SCORE + team] > best:

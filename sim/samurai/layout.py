@@ -27,6 +27,14 @@ PROPERTY_MASK = ((1 << N_TYPES) - 1) & ~((1 << FIRST_PROPERTY) - 1)
 CT_COUNT, CT_DIFFICULTY, CT_DAMAGE = 0, 1, 2
 N_CARD_COLUMNS = 3
 DECK_MAX = 1024                    # the most cards a (user-edited) deck may hold
+# OP-3: a turn that reshuffles more often than this is cut and the game reported as "capped".
+# Only a turn that can never end gets there: a play phase is finite unless the deck is rebuilt
+# again and again, and while a reshuffle costs honour (SS-6, reshuffle_honour >= 1) every
+# other player loses 1 per reshuffle and gains none in that turn, so the game ends on honour
+# after at most their honour (under 7 x 99 = 693) reshuffles. With reshuffle_honour=0 a
+# heuristic Shogun who plays a Tea Ceremony, redraws it from the one-card deck and plays it
+# again would otherwise loop for ever (the turn cap counts turns, and this turn never ends).
+MAX_TURN_RESHUFFLES = 1000
 
 # --- characters (data/characters.csv gives resilience; abilities are code) --------------------
 CHARACTER_NAMES = ("Benkei", "Chiyome", "Ginchiyo", "Goemon", "Hanzo", "Hideyoshi", "Ieyasu",
@@ -55,7 +63,9 @@ D_BATTLE_CRY = 3  # SS-13: action = PARRY, a weapon (Hanzo), or TAKE (lose 1 res
 D_JUJUTSU = 4     # SS-13: action = a weapon to discard, or TAKE (lose 1 resilience)
 D_BREATHING = 5   # SS-14: action = the seat that draws 1
 D_GEISHA = 6      # SS-16: action = the property type to discard from pub[P_CTX_TARGET], or FROM_HAND
-D_BUSHIDO = 7     # SS-18 weapon flipped: action = a weapon to discard (pass Bushido), or TAKE (lose 1 honour)
+D_BUSHIDO = 7     # SS-18 weapon flipped: action = a weapon to discard (pass Bushido), or TAKE (discard
+                  # Bushido and lose pub[P_CTX_AMOUNT] honour: 1, or 0 for the 3-player Shogun
+                  # with the option shogun_bushido="choose", SS-21)
 D_IEYASU = 8      # SS-3 first draw: action 0 = from the deck, 1 = the top of the discard pile
 D_DISCARD = 9     # SS-8 discard down to 7: action = card type to discard
 N_DECISIONS = 10
@@ -175,14 +185,20 @@ R_STARS = R_ROLE + MAX_SEATS         # + seat: fixed Ninja stars
 R_N_ROLES = R_STARS + MAX_SEATS      # role cards in play by role (SS-1), + role
 R_REMOVED = R_N_ROLES + N_ROLES      # fixed roles: stars of the removed Ninja
 R_CHECK_EVERY_TURN = R_REMOVED + 1   # 1 = check the invariants after every turn (tests)
-N_RULES = R_CHECK_EVERY_TURN + 1
+R_SHOGUN_BUSHIDO_CHOICE = R_CHECK_EVERY_TURN + 1   # SS-21 (seed's reading): 1 = the 3-player
+                                     # Shogun who flips a weapon still chooses (D_BUSHIDO): pass
+                                     # Bushido on with a weapon, or discard it at no honour
+N_RULES = R_SHOGUN_BUSHIDO_CHOICE + 1
 
 # --- end reasons ------------------------------------------------------------------------------
 END_HONOUR = 0         # SS-19: a player reached 0 honour
-END_SWORDMASTER = 1    # SS-20
+END_SWORDMASTER = 1    # SS-20: every player but one at 0 resilience; that player's team wins
 END_CAPPED = 2         # OP-3: turn cap reached (never a win)
 END_BROKEN = 3         # an invariant failed (a kernel bug; tests demand it never happens)
-END_REASONS = ("honour", "swordmaster", "capped", "invariant_broken")
+END_TEAMMATE_DEFEAT = 4   # SS-20's exception: every player but one at 0 resilience, but the
+                          # defeat that did it was by a teammate: no Swordmaster; scored by SS-19,
+                          # Deadly strike included (code 4, appended: the older codes keep theirs)
+END_REASONS = ("honour", "swordmaster", "capped", "invariant_broken", "teammate_defeat")
 
 # --- record columns ---------------------------------------------------------------------------
 GAME_COLUMNS = ("shogun_seat", "winning_team", "score_shogun_team", "score_ninja", "score_ronin",

@@ -11,6 +11,9 @@ DISCARD_WHY = {L.WHY_HAND_LIMIT: "down to the hand limit (SS-8)", L.WHY_GEISHA: 
                L.WHY_BUSHIDO: "to pass Bushido on (SS-18)"}
 END_WHY = {L.END_HONOUR: "a player has no honour left (SS-19): the teams count their points",
            L.END_SWORDMASTER: "every player but one is at 0 resilience: Swordmaster (SS-20)",
+           L.END_TEAMMATE_DEFEAT: "every player but one is at 0 resilience, but by the defeat of "
+                                  "a teammate: no Swordmaster (SS-20); the teams count their "
+                                  "points (SS-19)",
            L.END_CAPPED: "the turn cap was reached (OP-3): nobody wins",
            L.END_BROKEN: "an invariant failed (a bug in the kernel)"}
 

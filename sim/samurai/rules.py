@@ -15,7 +15,9 @@ Where the brief is silent, the kernel reads it as follows:
   Bushido may be put in front of any player, oneself included; Geisha's chooser picks which
   property (or a random hand card) is discarded;
 - a Bushido flip from an empty deck and discard pile flips nothing and passes Bushido on;
-- the 3-player Shogun who flips a weapon under Bushido discards it with no choice (SS-21);
+- the 3-player Shogun who flips a weapon under Bushido discards it with no choice (SS-21, the
+  brief's "just discards it"); the option shogun_bushido="choose" is the seed's wording read
+  as keeping his choice: discard a weapon and pass Bushido left, or discard Bushido (no honour);
 - a game stopped by the turn cap is scored for the record but has no winner (OP-3).
 """
 from __future__ import annotations
@@ -139,6 +141,12 @@ class SamuraiRules(Variant):
     damage_order: str = option("add_first", "Fast Draw and Musashi add before Ginchiyo "
                                "subtracts (minimum 1), or Ginchiyo first", "OP-11",
                                choices=("add_first", "subtract_first"))
+    shogun_bushido: str = option("discard", "3 players, a weapon flipped under Bushido: the "
+                                 "Shogun just discards Bushido (the brief), or still chooses "
+                                 "between passing it left by discarding a weapon and discarding "
+                                 "it at no honour (the seed: 'if he would have to lose honour, "
+                                 "he discards Bushido')", "SS-21, SS-18",
+                                 choices=("discard", "choose"))
     table_talk: str = option("none", "strategies share no hidden information (bluffing is a "
                              "strategy's own business)", "OP-12", choices=("none",))
     reshuffle_honour: int = option(1, "honour every player loses when the deck is rebuilt", "SS-6")
@@ -438,6 +446,7 @@ class SamuraiRules(Variant):
         r[L.R_HAND_LIMIT] = self.hand_limit
         r[L.R_DECK_SIZE] = int(cards[:, L.CT_COUNT].sum())
         r[L.R_CHECK_EVERY_TURN] = int(self.check_invariants)
+        r[L.R_SHOGUN_BUSHIDO_CHOICE] = int(self.shogun_bushido == "choose")
         fixed, pool = self.character_seats()
         r[L.R_POOL] = pool
         for s in range(L.MAX_SEATS):

@@ -20,11 +20,15 @@ SPEC = GameSpec(
     strategies=BUILTINS,
     n_strategy_params=layout.N_STRATEGY_PARAMS,
     narrate=narrate,
+    # Swordmaster victories only (SS-20); "teammate_defeat" (one left standing by a teammate's
+    # defeat) is scored on points like "honour", so it is no headline: see docs/samurai_sword.md
     headline_ends=("swordmaster",),
     decision_names=layout.DECISION_NAMES,
     n_actions=layout.N_ACTIONS,
     event_visibility=layout.EVENT_VISIBILITY,
-    # every decision type is reached: Ieyasu and Bushido need their characters / longer games
+    # every decision type is reached: Ieyasu and Bushido need their characters / longer games;
+    # the 3-player Shogun's Bushido choice (SS-21, shogun_bushido="choose") needs 3 players
     observation_variants=tuple({"n_players": n, "characters": ",".join(
-        ["ieyasu", "hanzo", "nobunaga"][:1] + ["random"] * (n - 1))} for n in (3, 4, 6, 7)),
+        ["ieyasu", "hanzo", "nobunaga"][:1] + ["random"] * (n - 1))} for n in (3, 4, 6, 7))
+    + ({"n_players": 3, "shogun_bushido": "choose"},),
 )

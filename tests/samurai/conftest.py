@@ -14,6 +14,7 @@ import pytest
 from sim.control import new_ctl
 from sim.games import get_game
 from sim.rng import master_key, seed_game, stream_count
+from sim.results import records_frame
 from sim.samurai import kernel as K
 from sim.samurai import layout as L
 from sim.samurai.rules import CARD_IDS, CHARACTER_IDS, SamuraiRules, _key
@@ -21,6 +22,18 @@ from sim.strategy import resolve_seats
 from strategies.samurai import script
 
 SPEC = get_game("samurai")
+
+# A many-game test must fail, not hang, when a kernel fault makes a game (or one turn) endless.
+# Its limit: a cold compile of the Samurai kernel inside the test (about 1 minute on the idle
+# 2-core machine, a few minutes when other jobs compete) plus 4x its warm duration. "thread":
+# a hang is inside Numba code, which the "signal" method cannot interrupt; the thread method
+# dumps every stack and ends the process (under xdist, the worker: the test fails).
+COMPILE_S = 240
+
+
+def many_games(warm_seconds: float):
+    """pytest.mark.timeout for a test that takes `warm_seconds` with a warm kernel cache."""
+    return pytest.mark.timeout(COMPILE_S + round(4 * warm_seconds), method="thread")
 
 
 def card(name) -> int:
@@ -132,6 +145,14 @@ class Table:
     @property
     def ended(self) -> int:
         return int(self.ks[L.K_END])
+
+    def record(self) -> dict:
+        """Score the game as it stands (SS-19, SS-20) and return its record row, labelled as in
+        sim.results (end_reason by name, swordmaster_seat, deadly_strike_team, win_<s>...)."""
+        K.score(self.g)
+        out = np.zeros((1, SPEC.record_width(self.n)), np.int16)
+        K.write_record(self.g, out, 0)
+        return records_frame(SPEC, self.n, out, 0).iloc[0].to_dict()
 
     def begin_turn(self, s):
         self.pub[L.P_CURRENT] = s

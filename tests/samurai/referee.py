@@ -1,8 +1,8 @@
 """An independent referee for Samurai Sword event logs.
 
 It replays a game's event log (rows ``(event, turn, seat, a, b, c, d)`` as documented in
-sim/samurai/layout.py) against shared/rules/samurai_sword.md with the default rule options and
-its own bookkeeping: roles, characters, hands, resilience, honour, properties, Bushido, the deck
+sim/samurai/layout.py) against shared/rules/samurai_sword.md with the default rule options (or, for SS-21's
+Bushido, the seed's reading: ``shogun_bushido="choose"``) and its own bookkeeping: roles, characters, hands, resilience, honour, properties, Bushido, the deck
 (as the multiset of cards not yet seen) and the discard pile. ``referee(...)`` returns the list of
 problems found, each naming the event index and the rule id (SS-n / OP-n) it breaks.
 
@@ -65,8 +65,13 @@ DRAWN_FROM_DISCARD = 1
 class Referee:
     """Replays one event log; ``problems`` collects every disagreement with the rules."""
 
-    def __init__(self, n_players: int, events, record: dict | None = None, turn_cap=DEFAULT_TURN_CAP):
+    def __init__(self, n_players: int, events, record: dict | None = None, turn_cap=DEFAULT_TURN_CAP,
+                 shogun_bushido: str = "discard"):
         self.n = n_players
+        # SS-21: the 3-player Shogun "never loses honour to Bushido (just discards it)" (the
+        # brief, "discard"); the seed: "if he would have to lose honour, he discards Bushido",
+        # read as keeping his choice to pass it on with a weapon ("choose").
+        self.shogun_bushido = shogun_bushido
         self.events = [tuple(int(x) for x in row) for row in events]
         self.record = record
         self.turn_cap = turn_cap
@@ -559,9 +564,14 @@ class Referee:
         standing = [q for q in range(self.n) if self.res[q] > 0]
         # SS-20 / SS-21: every player but one at 0 resilience ends the game (not with 3 players).
         # OP-7 (default): this Swordmaster decides even if the defeat also ends it on honour.
+        # SS-20: "not if it came from defeating a teammate: the game still ends, and scores are
+        # counted as in SS-19, Deadly strike included": its own end, teammate_defeat.
         if self.n > 3 and len(standing) == 1:
-            self.end_due = L.END_SWORDMASTER
-            self.swordmaster = None if self.teammates(s, defeater) else standing[0]
+            if self.teammates(s, defeater):
+                self.end_due, self.swordmaster = L.END_TEAMMATE_DEFEAT, None
+                self.seen["teammate_defeat"] += 1
+            else:
+                self.end_due, self.swordmaster = L.END_SWORDMASTER, standing[0]
 
     def teammates(self, p, q) -> bool:
         return TEAM[self.role[p]] == TEAM[self.role[q]]
@@ -630,6 +640,11 @@ class Referee:
             self.bad(f"SS-18 Bushido of P{self.bushido} resolves a flip of {flipped}")
         self.seen["bushido_flip"] += 1
         passed = self.events[self.i - 1][0] == L.EV_DISCARD and self.events[self.i - 1][4] == L.WHY_BUSHIDO
+        free = self.n == 3 and s == self.shogun           # SS-21: no honour lost to Bushido
+        if free and flipped in WEAPONS:
+            self.seen["shogun_bushido_" + ("passed" if holder >= 0 else "discarded")] += 1
+            if holder >= 0 and self.shogun_bushido != "choose":
+                self.bad("SS-21 the 3-player Shogun passes Bushido on a weapon: he just discards it")
         if holder >= 0:
             # Anything but a weapon, or a weapon paid with a weapon: Bushido passes to the left.
             if holder != (s + 1) % self.n:
@@ -644,7 +659,7 @@ class Referee:
             self.bad(f"SS-18 Bushido discarded on a {L.CARD_NAMES[flipped]}")
         self.bushido = -1
         self.to_discard(CARD["Bushido"])
-        if not (self.n == 3 and s == self.shogun):
+        if not free:
             self.honour_due.append((s, -1, L.HONOUR_BUSHIDO))
 
     def on_steal(self, s, victim, b, c, d):
@@ -697,7 +712,7 @@ class Referee:
 
     def deadly_team(self):
         # SS-19, OP-6 (default): the game ended because a player was defeated by a teammate.
-        if self.end_due == L.END_SWORDMASTER and self.swordmaster is None:
+        if self.end_due == L.END_TEAMMATE_DEFEAT:
             return TEAM[self.role[self.last_defeat[0]]]
         if self.end_due == L.END_HONOUR and self.ended_by == L.HONOUR_DEFEAT \
                 and self.teammates(self.last_defeat[0], self.last_defeat[1]):
@@ -723,7 +738,7 @@ class Referee:
             want_team = -1                                   # OP-3: never anyone's win
             if self.turn < self.turn_cap:
                 self.bad(f"OP-3 game cut at turn {self.turn} before the cap {self.turn_cap}")
-        elif want_reason == L.END_SWORDMASTER and self.swordmaster is not None:
+        elif want_reason == L.END_SWORDMASTER:
             want_team = TEAM[self.role[self.swordmaster]]   # SS-20
             self.seen["swordmaster"] += 1
         else:
@@ -747,8 +762,7 @@ class Referee:
         self.i = len(self.events) - 1
         want = {"turns": self.turn, "end_reason": L.END_REASONS[reason], "shogun_seat": self.shogun,
                 "winning_team": team, "deadly_strike_team": deadly, "reshuffles": self.seen["reshuffle"],
-                "swordmaster_seat": self.swordmaster if reason == L.END_SWORDMASTER and
-                self.swordmaster is not None else -1}
+                "swordmaster_seat": self.swordmaster if reason == L.END_SWORDMASTER else -1}
         want |= {TEAM_RECORD[t]: v for t, v in self.team_totals.items()}
         k = bin(winners).count("1")
         for q in range(self.n):
@@ -760,6 +774,7 @@ class Referee:
                 self.bad(f"record {key} = {r[key]}, the log says {value}")
 
 
-def referee(n_players: int, events, record: dict | None = None, turn_cap=DEFAULT_TURN_CAP) -> list[str]:
+def referee(n_players: int, events, record: dict | None = None, turn_cap=DEFAULT_TURN_CAP,
+            shogun_bushido: str = "discard") -> list[str]:
     """The problems an event log (and optionally its record) shows against the rules."""
-    return Referee(n_players, events, record, turn_cap).run().problems
+    return Referee(n_players, events, record, turn_cap, shogun_bushido).run().problems

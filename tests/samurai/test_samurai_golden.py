@@ -11,6 +11,7 @@ golden/regenerate.py rewrites "expected" only when run by hand after a deliberat
 import json
 
 import pytest
+from conftest import many_games
 from golden_games import assert_replays_exactly, golden_files
 
 from sim.samurai import layout as L
@@ -27,6 +28,7 @@ def test_there_is_a_golden_game_per_player_count():
     assert counts == [3, 4, 5, 6, 7]
 
 
+@many_games(0.5)
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
 def test_golden_game_replays_exactly(path):
     assert_replays_exactly(path, seats)

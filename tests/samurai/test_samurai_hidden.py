@@ -2,7 +2,7 @@
 from collections import Counter
 
 import numpy as np
-from conftest import Table, card
+from conftest import Table, card, many_games
 
 from sim.samurai import kernel as K
 from sim.samurai import layout as L
@@ -49,3 +49,46 @@ def test_redeal_keeps_the_card_a_diversion_took_from_the_seat():
         moved += t.hid[1, L.H_HAND + card("Katana")] == 0
         assert t.conserved()
     assert moved > 0
+
+
+@many_games(0.5)
+def test_ss21_shogun_bushido_choice_sees_only_what_he_observed():
+    """SS-21, shogun_bushido="choose": the 3-player Shogun's own Bushido decision (discard a
+    weapon to pass it on, or discard it at no honour) is an `ask` like any other, so the
+    engine's observation check (tests/observation.py) applies to it at exactly that decision:
+    redealing what he has not seen leaves the arrays handed to him unchanged, and another
+    answer of his changes nothing the other seats are handed before they see it. The generic
+    test (tests/engine/test_observation.py, observation_variants) samples decisions at random
+    and may miss this one, so it is checked here at every game that reaches it."""
+    from observation import first_leak, play_world, view
+
+    from sim.control import T_DECISION, T_SEAT
+    from sim.game import get_game
+    from sim.runner import as_rules
+    from sim.strategy import resolve_seats
+
+    spec = get_game("samurai")
+    rules = as_rules(spec, {"n_players": 3, "shogun_bushido": "choose"})
+    seats = resolve_seats(spec, "random", 3)
+    vis = spec.event_visibility
+    checked = 0
+    for game in range(12):
+        base = play_world(spec, rules, seats, 11, game)
+        shogun = next(int(e[2]) for e in base.events if e[0] == L.EV_SHOGUN)
+        points = [k for k, row in enumerate(base.trace)
+                  if row[T_DECISION] == L.D_BUSHIDO and row[T_SEAT] == shogun]
+        for k in points:
+            before = {s: int(np.sum(base.trace[:k, T_SEAT] == s)) for s in range(3)}
+            redealt = play_world(spec, rules, seats, 11, game, redeal_at=k)
+            leak, _, compared = first_leak(view(base, shogun, vis), view(redealt, shogun, vis),
+                                           before[shogun])
+            assert leak is None, (game, k, leak)
+            assert compared[:1] == [L.D_BUSHIDO], (game, k, compared)
+            moved = play_world(spec, rules, seats, 11, game, perturb_at=k)
+            assert moved.perturbed
+            for s in range(3):
+                if s != shogun:
+                    leak, _, _ = first_leak(view(base, s, vis), view(moved, s, vis), before[s])
+                    assert leak is None, (game, k, s, leak)
+            checked += 1
+    assert checked >= 3

@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from conftest import many_games
 from golden_games import golden_files
 from referee import referee, Referee
 
@@ -33,6 +34,7 @@ EXERCISED = ("attack", "parry", "volley_answer", "defeat", "recover", "hand_limi
              "bushido_flip", "nobunaga", "hanzo_weapon_parry", "ieyasu_discard", "deadly_strike")
 
 
+@many_games(1.5)
 @pytest.mark.parametrize("n", range(3, 8))
 def test_random_games_obey_the_rules(n):
     """SS-1..SS-21 (default options) hold in every one of GAMES_PER_COUNT random games at n
@@ -114,3 +116,27 @@ def test_a_record_that_disagrees_with_the_log_is_reported():
     events, record = golden_game(3)
     record = {**record, "winning_team": 1 - record["winning_team"]}
     assert any("record winning_team" in p for p in referee(3, events, record))
+
+
+@many_games(1)
+def test_teammate_defeat_ends_obey_the_referee_and_a_swordmaster_label_is_reported():
+    """SS-20 (issue 21): random 4-player games that end with every player but one at 0
+    resilience after a teammate's defeat are recorded as "teammate_defeat" and the referee
+    (which reads that end from the brief) agrees with every event and the record; relabelling
+    such a game's end as "swordmaster" (the old label) is reported."""
+    found = 0
+    for seed in range(2000):
+        record, events, _ = play_one("samurai", {"n_players": 4}, "random", seed=seed,
+                                     max_events=20_000)
+        if record["end_reason"] != "teammate_defeat":
+            continue
+        assert referee(4, events, record) == [], seed
+        wrong = [list(row) for row in events]
+        end = next(i for i, row in enumerate(wrong) if row[0] == L.EV_END)
+        wrong[end][3] = L.END_SWORDMASTER
+        assert any(p.startswith(f"event {end} ") and "end reason swordmaster, want teammate_defeat" in p
+                   for p in referee(4, wrong, record)), seed
+        found += 1
+        if found == 8:
+            break
+    assert found == 8

@@ -2,7 +2,7 @@
 characters' abilities (SS-3) and the open points that change an outcome."""
 import numpy as np
 import pytest
-from conftest import Table, card, character
+from conftest import Table, card, character, many_games
 
 from sim.runner import simulate
 from sim.samurai import kernel as K
@@ -22,6 +22,7 @@ def seat_values(records, column, n):
     return np.stack([records[f"{column}_{s}"].to_numpy() for s in range(n)], axis=1)
 
 
+@many_games(1)
 def test_ss1_roles_by_player_count(batches):
     """SS-1: 3: Shogun + 2 Ninja; 4: + Samurai; 5: + Ronin; 6: 3 Ninja; 7: 2 Samurai. One of the
     three Ninja cards is removed unseen when only two are used."""
@@ -57,6 +58,7 @@ def test_ss2_starting_honour(n, honour):
     assert tuple(t.seat(s, L.S_HONOUR) for s in range(n)) == honour
 
 
+@many_games(1)
 def test_ss3_characters_random_distinct_with_their_resilience(batches):
     """SS-3: each player gets one of the 12 characters at random, face up, with its resilience."""
     for n, records in batches.items():
@@ -70,6 +72,7 @@ def test_ss3_characters_random_distinct_with_their_resilience(batches):
         assert t.seat(s, L.S_RESILIENCE) == t.g[2][t.seat(s, L.S_CHARACTER)]
 
 
+@many_games(1)
 def test_ss3_excluded_characters_never_drawn():
     """SS-3 as data: characters can be excluded from the random draw."""
     records = simulate("samurai", {"n_players": 7, "exclude_characters": "kojiro,benkei"}, "random",
@@ -113,6 +116,93 @@ def test_ss6_draw_two_and_reshuffle_costs_everyone_honour():
     assert [t.seat(s, L.S_HONOUR) for s in range(5)] == [h - 1 for h in honour]
     assert len(t.events(L.EV_RESHUFFLE)) == 1 and t.pub[L.P_RESHUFFLES] == 1
     assert t.conserved()
+
+
+def test_ss6_reshuffle_by_any_effect_costs_everyone_its_honour():
+    """SS-6 / OP-10: a Tea Ceremony that finds the deck empty rebuilds it from the discard pile,
+    and every player (the player of the card too) loses exactly 1 honour, logged as a reshuffle;
+    the game goes on (nobody reached 0)."""
+    t = Table(5)
+    t.set_hand(0, "Tea Ceremony")
+    t.empty_deck_into_discard()   # the Tea Ceremony's first draw finds the deck empty
+    honour = [t.seat(s, L.S_HONOUR) for s in range(5)]
+    t.begin_turn(0)
+    K.play_card(t.g, 0, L.TEA)
+    assert t.pub[L.P_RESHUFFLES] == 1 and len(t.events(L.EV_RESHUFFLE)) == 1
+    assert [t.seat(s, L.S_HONOUR) for s in range(5)] == [h - 1 for h in honour]
+    changes = [(e[2], e[3], e[5]) for e in t.events(L.EV_HONOUR)]
+    assert changes == [(s, -1, L.HONOUR_RESHUFFLE) for s in range(5)]
+    assert t.ended == -1 and t.conserved()
+    assert [t.seat(s, L.S_HAND) for s in range(5)] == [3] + [h + 1 for h in (5, 5, 6, 6)]
+
+
+@many_games(1)
+@pytest.mark.parametrize("n", [3, 5, 7])
+def test_ss6_seeded_games_lose_one_honour_per_player_at_each_reshuffle(n):
+    """SS-6: in whole games played by the kernel (seeded, built-in strategies), every reshuffle
+    is followed at once by one honour change of -1 per player, logged as a reshuffle, and
+    nothing else changes honour for that reason. Seeds are taken until a game has reshuffled."""
+    from sim.runner import play_one
+    for seed in range(40):
+        record, events, _ = play_one("samurai", {"n_players": n}, "random", seed=seed,
+                                     max_events=20_000)
+        if record["reshuffles"]:
+            break
+    else:
+        pytest.fail("no reshuffle in 40 random games")
+    rows = [tuple(int(x) for x in e) for e in events]
+    honour = {s: c for e, _t, s, a, b, c, d in rows if e == L.EV_CHARACTER}
+    reshuffles = [i for i, e in enumerate(rows) if e[0] == L.EV_RESHUFFLE]
+    assert len(reshuffles) == record["reshuffles"] >= 1
+    for i in reshuffles:
+        after = rows[i + 1:i + 1 + n]
+        assert [(e[0], e[2], e[3], e[5]) for e in after] == \
+            [(L.EV_HONOUR, s, -1, L.HONOUR_RESHUFFLE) for s in range(n)]
+    lost = sum(1 for e in rows if e[0] == L.EV_HONOUR and e[5] == L.HONOUR_RESHUFFLE)
+    assert lost == n * record["reshuffles"]
+    for e, _t, s, a, b, c, d in rows:
+        if e == L.EV_HONOUR:
+            honour[s] += a
+            assert honour[s] == b
+    assert [honour[s] for s in range(n)] == [record[f"honour_{s}"] for s in range(n)]
+
+
+def endless_tea_ceremony(**options):
+    """A loyal seat 0 whose only card is a Tea Ceremony, every other card in seat 1's hand:
+    each Tea Ceremony is the whole discard pile, so its first draw reshuffles and redraws it."""
+    t = Table(5, seats=["loyal"] + [script()] * 4, **options)
+    t.set_hand(0, "Tea Ceremony")
+    while t.pub[L.P_DECK] > 0:
+        t.pub[L.P_DECK] -= 1
+        t.hid[1, L.H_HAND + t.ks[L.K_DECK + t.pub[L.P_DECK]]] += 1
+        t.pub[L.seat_at(1, L.S_HAND)] += 1
+    assert t.conserved()
+    return t
+
+
+@many_games(0.1)  # ~0.01 s warm; endless if both the SS-6 honour loss and the OP-3 cap are lost
+def test_ss6_reshuffles_that_cost_honour_end_an_endless_turn():
+    """SS-6: the loop of endless_tea_ceremony ends because every reshuffle costs every player
+    1 honour: after 3 reshuffles the Ninja (3 honour at 5 players) reach 0 (SS-19)."""
+    t = endless_tea_ceremony()
+    K.play_turn(t.g, 0)
+    assert t.ended == L.END_HONOUR and t.pub[L.P_RESHUFFLES] == 3
+    assert [t.seat(s, L.S_HONOUR) for s in range(5)] == [2, 0, 0, 0, 0]
+
+
+@many_games(0.1)  # ~0.01 s warm; endless if the OP-3 cap is lost
+def test_op3_a_turn_that_can_never_end_is_capped():
+    """OP-3: with reshuffle_honour=0 the same turn could never end (the turn cap counts turns,
+    and this turn is never over): after MAX_TURN_RESHUFFLES reshuffles in one turn the game is
+    cut and reported as "capped", with no winner. With the SS-6 honour loss planted out of the
+    kernel, the random games of the tests reach this loop (a Shogun's Tea Ceremony at 6
+    players): it used to hang the test run."""
+    t = endless_tea_ceremony(reshuffle_honour=0)
+    K.play_turn(t.g, 0)
+    assert t.ended == L.END_CAPPED and t.pub[L.P_RESHUFFLES] == L.MAX_TURN_RESHUFFLES + 1
+    assert t.conserved()
+    record = t.record()
+    assert record["end_reason"] == "capped" and record["winning_team"] == -1
 
 
 def test_ss6_reshuffle_can_end_the_game():
@@ -388,22 +478,81 @@ def test_ss20_swordmaster():
     for s in (2, 3, 4):
         t.set(s, L.S_RESILIENCE, 0)
     t.set(1, L.S_RESILIENCE, 1)
-    K.wound(t.g, 1, 2, 1, 1)  # a Ninja defeats the Samurai; only the Ninja... no: seat 0 stands
+    K.wound(t.g, 1, 2, 1, 1)  # a Ninja (seat 2) defeats the Samurai: only the Shogun stands
     assert t.ended == L.END_SWORDMASTER and t.ks[L.K_SWORDMASTER] == 0
     K.score(t.g)
     assert t.ks[L.K_WIN_TEAM] == L.TEAM_SHOGUN
 
 
-def test_ss20_swordmaster_by_defeating_a_teammate_is_scored():
-    """SS-20: not if it came from defeating a teammate: the game ends and is scored (SS-19)
-    with the Deadly strike."""
-    t = Table(5)
-    for s in (2, 3, 4):
+def test_ss20_swordmaster_victory_records_swordmaster_and_its_seat():
+    """SS-20 (issue 21): a real Swordmaster victory, played as a weapon attack at 4 players, is
+    recorded as end_reason "swordmaster" with the standing seat in swordmaster_seat, and his
+    team wins although the Ninja lead on points; no Deadly strike."""
+    t = Table(4, seats=[script((L.D_TARGET, 2))] + [script()] * 3)  # shogun, samurai, ninja1, ninja2
+    for s in range(4):
+        t.set_hand(s)
+    t.set_hand(0, "Bo")
+    t.set_hand(2, "Parry")            # the passive answer takes the wound
+    for s in (1, 3):
+        t.set(s, L.S_RESILIENCE, 0)
+    t.set(2, L.S_RESILIENCE, 1)
+    t.set(0, L.S_HONOUR, 1)
+    t.set(3, L.S_HONOUR, 9)
+    t.begin_turn(0)
+    K.play_card(t.g, 0, card("Bo"))
+    assert t.ended == L.END_SWORDMASTER
+    record = t.record()
+    assert record["end_reason"] == "swordmaster" and record["swordmaster_seat"] == 0
+    assert record["deadly_strike_team"] == -1 and record["winning_team"] == L.TEAM_SHOGUN
+    assert record["score_ninja"] > record["score_shogun_team"]   # points did not decide
+    assert [e[3] for e in t.events(L.EV_END)] == [L.END_SWORDMASTER]
+
+
+def test_ss20_teammate_defeat_leaving_one_standing_is_not_a_swordmaster():
+    """SS-20 (issue 21): every player but one at 0 resilience "not if it came from defeating a
+    teammate: the game still ends, and scores are counted as in SS-19, Deadly strike included".
+    The Shogun's weapon defeats his own Samurai while both Ninja are at 0: the record says
+    end_reason "teammate_defeat" (not "swordmaster"), swordmaster_seat -1, the Shogun's team
+    loses 3 and the Ninja win on points (4 players: Shogun 6 x 1 + Samurai 2 x 2 - 3 = 7 against
+    the Ninja's 3 x 1 + 3 x 2 = 9, the 2* Ninja having the most stars)."""
+    t = Table(4, seats=[script((L.D_TARGET, 1))] + [script()] * 3)  # shogun, samurai, ninja1, ninja2
+    for s in range(4):
+        t.set_hand(s)
+    t.set_hand(0, "Bokken")
+    t.set_hand(1, "Parry")            # the passive answer takes the wound
+    for s in (2, 3):
         t.set(s, L.S_RESILIENCE, 0)
     t.set(1, L.S_RESILIENCE, 1)
-    K.wound(t.g, 1, 0, 1, 1)  # the Shogun defeats his Samurai
-    assert t.ended == L.END_SWORDMASTER and t.ks[L.K_SWORDMASTER] == -1
-    assert t.ks[L.K_DEADLY_TEAM] == L.TEAM_SHOGUN
+    t.begin_turn(0)
+    K.play_card(t.g, 0, card("Bokken"))
+    assert t.ended == L.END_TEAMMATE_DEFEAT != L.END_SWORDMASTER
+    assert [t.seat(s, L.S_RESILIENCE) > 0 for s in range(4)] == [True, False, False, False]
+    record = t.record()
+    assert record["end_reason"] == "teammate_defeat" and record["swordmaster_seat"] == -1
+    assert record["deadly_strike_team"] == L.TEAM_SHOGUN
+    assert (record["score_shogun_team"], record["score_ninja"]) == (7, 9)
+    assert record["winning_team"] == L.TEAM_NINJA
+    assert [e[3] for e in t.events(L.EV_END)] == [L.END_TEAMMATE_DEFEAT]
+
+
+def test_ss20_teammate_defeat_by_battle_cry_and_the_narrative():
+    """SS-20: the same end when the teammate's defeat comes from a Battle Cry (SS-13; SS-12: the
+    defeater may be the card's player); the narrative says there is no Swordmaster."""
+    from sim.samurai.log import narrate
+    t = Table(5)   # shogun, samurai, ninja1, ninja2, ronin
+    t.set_hand(2, "Battle Cry")
+    t.set_hand(3, "Daimyo")
+    for s in (0, 1, 4):
+        t.set(s, L.S_RESILIENCE, 0)
+    t.set(3, L.S_RESILIENCE, 1)
+    t.begin_turn(2)
+    K.play_card(t.g, 2, L.BATTLE_CRY)   # the 2* Ninja takes the blow from his fellow Ninja
+    assert t.ended == L.END_TEAMMATE_DEFEAT
+    record = t.record()
+    assert record["end_reason"] == "teammate_defeat" and record["swordmaster_seat"] == -1
+    assert record["deadly_strike_team"] == L.TEAM_NINJA
+    text = narrate(t.log[1:1 + t.log[0, 0]], ["script"] * 5)
+    assert "no Swordmaster (SS-20)" in text and "Deadly strike: team ninja loses 3" in text
 
 
 def test_ss20_op7_swordmaster_against_honour():
@@ -440,6 +589,109 @@ def test_ss21_three_players():
     t.set_hand(0)
     K.score(t.g)
     assert t.ks[L.K_TEAM_SCORE + L.TEAM_SHOGUN] == 2 * t.seat(0, L.S_HONOUR)
+
+
+def shogun_flips_a_weapon(answer=None, n=3, **options):
+    """SS-18 / SS-21: Bushido in front of the Shogun (seat 0), who holds a Bo and a Daimyo,
+    and a Bokken on top of the deck; his Bushido decision (if asked) is `answer`."""
+    pairs = [(L.D_BUSHIDO, answer)] if answer is not None else []
+    t = Table(n, seats=[script(*pairs)] + [script()] * (n - 1), **options)
+    t.pub[L.P_BUSHIDO] = 0
+    t._take_from_deck(L.BUSHIDO)
+    t.set_hand(0, "Bo", "Daimyo")
+    t.stack("Bokken")
+    return t, t.seat(0, L.S_HONOUR)
+
+
+def test_ss21_shogun_just_discards_bushido_by_default():
+    """SS-21 (default, the brief: "never loses honour to Bushido (just discards it)"): the
+    3-player Shogun who flips a weapon is not asked: Bushido is discarded, his weapon stays in
+    hand and his honour does not change, even when his strategy would pass it on."""
+    t, honour = shogun_flips_a_weapon(card("Bo"))
+    K.bushido_check(t.g, 0)
+    assert t.pub[L.P_BUSHIDO] == -1 and t.pub[L.P_DISCARDS + L.BUSHIDO] == 1
+    assert t.hand(0) == {"Bo": 1, "Daimyo": 1} and t.seat(0, L.S_HONOUR) == honour
+    assert t.pub[L.P_DECISION] != L.D_BUSHIDO   # no Bushido decision was asked
+    assert t.events(L.EV_HONOUR) == [] and t.conserved()
+
+
+def test_ss21_seed_reading_shogun_may_pass_bushido_by_discarding_a_weapon():
+    """SS-21, option shogun_bushido="choose" (the seed: "if he would have to lose honour, he
+    discards Bushido", keeping SS-18's choice): the 3-player Shogun is asked the Bushido
+    decision and may discard a weapon to pass Bushido to his left."""
+    t, honour = shogun_flips_a_weapon(card("Bo"), shogun_bushido="choose")
+    K.bushido_check(t.g, 0)
+    assert t.pub[L.P_DECISION] == L.D_BUSHIDO and t.pub[L.P_CTX_AMOUNT] == 0
+    assert t.pub[L.P_LEGAL] == (1 << card("Bo")) | (1 << L.TAKE)
+    assert t.pub[L.P_BUSHIDO] == 1 and t.hand(0) == {"Daimyo": 1}
+    assert t.seat(0, L.S_HONOUR) == honour and t.events(L.EV_HONOUR) == []
+    assert [e[4] for e in t.events(L.EV_DISCARD, 0)] == [L.WHY_FLIP, L.WHY_BUSHIDO]
+    assert t.conserved()
+
+
+def test_ss21_seed_reading_shogun_discards_bushido_instead_of_losing_honour():
+    """SS-21, shogun_bushido="choose": the Shogun's other answer (TAKE) discards Bushido at no
+    honour and keeps his weapon; the Ninja under Bushido still pay 1 honour (SS-18), and at
+    5 players the Shogun pays too: the option is for the 3-player Shogun only."""
+    t, honour = shogun_flips_a_weapon(L.TAKE, shogun_bushido="choose")
+    K.bushido_check(t.g, 0)
+    assert t.pub[L.P_DECISION] == L.D_BUSHIDO
+    assert t.pub[L.P_BUSHIDO] == -1 and t.pub[L.P_DISCARDS + L.BUSHIDO] == 1
+    assert t.hand(0) == {"Bo": 1, "Daimyo": 1} and t.seat(0, L.S_HONOUR) == honour
+    assert t.events(L.EV_HONOUR) == [] and t.conserved()
+    ninja = Table(3, shogun_bushido="choose")
+    ninja.pub[L.P_BUSHIDO] = 1
+    ninja._take_from_deck(L.BUSHIDO)
+    ninja.set_hand(1, "Daimyo")
+    ninja.stack("Bokken")
+    before = ninja.seat(1, L.S_HONOUR)
+    K.bushido_check(ninja.g, 1)
+    assert ninja.seat(1, L.S_HONOUR) == before - 1 and ninja.pub[L.P_BUSHIDO] == -1
+    five, honour5 = shogun_flips_a_weapon(L.TAKE, n=5, shogun_bushido="choose")
+    K.bushido_check(five.g, 0)
+    assert five.seat(0, L.S_HONOUR) == honour5 - 1 and five.pub[L.P_CTX_AMOUNT] == 1
+
+
+@many_games(1)
+@pytest.mark.parametrize("option", ["discard", "choose"])
+def test_ss21_both_bushido_readings_obey_the_referee(option):
+    """SS-21 both readings over whole 3-player games: the referee (told the reading) finds no
+    fault, and under "choose" the Shogun is seen both passing Bushido with a weapon and
+    discarding it; under the default he never passes it on a weapon."""
+    from referee import Referee
+
+    from sim.runner import play_one
+    seen = {}
+    for seed in range(150):
+        record, events, _ = play_one("samurai", {"n_players": 3, "shogun_bushido": option},
+                                     "random", seed=seed, max_events=20_000)
+        ref = Referee(3, events, record, shogun_bushido=option).run()
+        assert ref.problems == [], (seed, ref.problems[:3])
+        for key in ("shogun_bushido_passed", "shogun_bushido_discarded"):
+            seen[key] = seen.get(key, 0) + ref.seen[key]
+    assert seen["shogun_bushido_discarded"] > 0
+    assert (seen["shogun_bushido_passed"] > 0) == (option == "choose"), seen
+
+
+def test_ss3_ginchiyo_takes_at_least_one_damage():
+    """SS-3 / SS-10 Ginchiyo: -1 damage from each weapon, minimum 1 (OP-11: also when Ginchiyo
+    subtracts first). A Bokken (damage 1) from an ability-less attacker still wounds her for 1,
+    a Kiseru (2) for 1; an ability-less target takes the Bokken's full 1."""
+    for order in ("add_first", "subtract_first"):
+        t = Table(5, characters=["plain5", "ginchiyo", "plain5", "plain5", "plain5"],
+                  seats=[script((L.D_TARGET, 1), (L.D_TARGET, 1))] + [script()] * 4,
+                  damage_order=order)
+        assert K.damage(t.g, 0, 1, card("Bokken")) == 1 and K.damage(t.g, 0, 1, card("Kiseru")) == 1
+        assert K.damage(t.g, 0, 2, card("Bokken")) == 1
+        t.set_hand(0, "Bokken", "Kiseru")
+        t.set_hand(1, "Daimyo")
+        t.set(0, L.S_FOCUS, 1)
+        t._take_from_deck(card("Focus"))
+        t.begin_turn(0)
+        K.play_card(t.g, 0, card("Bokken"))
+        K.play_card(t.g, 0, card("Kiseru"))
+        assert [(e[2], e[3]) for e in t.events(L.EV_WOUND)] == [(1, 1), (1, 1)], order
+        assert t.seat(1, L.S_RESILIENCE) == 4 - 2 and t.conserved()
 
 
 # --- characters (SS-3) ---------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 paired comparisons against random play on common random numbers (fixed roles, same seeds)."""
 import numpy as np
 import pytest
-from conftest import Table, card
+from conftest import Table, card, many_games
 
 from analysis.stats import paired_difference
 from sim.runner import simulate
@@ -50,6 +50,7 @@ def test_loyal_side_holds_fire_without_suspects():
 
 @pytest.mark.parametrize("seats, team", [((2, 3), L.TEAM_NINJA), ((0, 1), L.TEAM_SHOGUN),
                                          ((4,), L.TEAM_RONIN)])
+@many_games(0.5)
 @pytest.mark.parametrize("name", ["loyal", "shrewd"])
 def test_heuristics_beat_random_in_every_role(name, seats, team):
     """Replacing random players by a heuristic in one team's seats raises that team's win rate
