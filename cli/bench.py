@@ -101,6 +101,111 @@ def run_search(budget: int = 64, n_games: int = 20) -> str:
     return "\n".join(lines)
 
 
+# A user strategy as a user writes it: the built-in random player's code, in a file of its own.
+USER_STRATEGY = """from numba import njit
+from sim.rng import choose_legal
+
+@njit
+def mine(decision, seat, obs, legal, params, rng):
+    return choose_legal(legal, rng, 0)
+"""
+
+
+def measure_startup(game: str, user_strategy: str | None = None) -> dict:
+    """Import, compile (or load) and play 1,000 random games; with ``user_strategy`` (a file)
+    the first seat plays it. Run in a fresh process: the figure is what a user waits for."""
+    start = time.perf_counter()
+    from sim.runner import simulate
+    from sim.strategy import Strategy
+
+    seats = "random"
+    if user_strategy:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("user_strategy", user_strategy)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        seats = [Strategy("mine", fn=module.mine), "random"]
+        from sim.games import get_game
+        n = get_game(game).rules_class().n_seats
+        seats = seats[:1] + ["random"] * (n - 1)
+    simulate(game, None, seats, 1000, seed=1)
+    return {"seconds": time.perf_counter() - start}
+
+
+def measure_overhead(game: str, n_games: int) -> dict:
+    """Games per CPU-second of the engine (random players, one process) and of the game's
+    minimal straight-line kernel (cli/reference_kernels.py), back to back in one process."""
+    from cli import reference_kernels as ref
+    from sim.games import get_game
+    from sim.rng import master_key
+    from sim.runner import as_rules, simulate
+
+    rules = {"n_players": 4} if game == "parthian" else {"num_cards": 13}
+    spec = get_game(game)
+    variant = as_rules(spec, rules)
+    out = np.zeros((n_games, spec.record_width(variant.n_seats)), np.int16)
+    if game == "parthian":
+        def straight(n):
+            return ref.parthian(variant.kernel_args()[1], 4, master_key(1), out[:n])
+    else:
+        def straight(n):
+            return ref.goofspiel(13, master_key(1), out[:n])
+    straight(1000)
+    simulate(game, rules, "random", 2000, seed=1, stream=True)
+    best = {"engine": 0.0, "straight": 0.0}
+    for _ in range(3):
+        start = time.process_time()
+        simulate(game, rules, "random", n_games, seed=1, stream=True)
+        best["engine"] = max(best["engine"], n_games / (time.process_time() - start))
+        start = time.process_time()
+        straight(n_games)
+        best["straight"] = max(best["straight"], n_games / (time.process_time() - start))
+    return best
+
+
+def run_startup() -> str:
+    """`balance bench --startup`: what a new user waits for, each figure in a fresh process with
+    an empty kernel cache (cold start of every game), and a user strategy compiled into every
+    game with the game's kernel already cached; then the engine against minimal straight-line
+    kernels of Parthian Shot and Goofspiel (the engine's overhead as a ratio)."""
+    from sim.games import game_names
+
+    lines = ["| game | cold start: import, compile, 1,000 games (s) | a user strategy: import, "
+             "compile it, 1,000 games (s) |", "|---|---|---|"]
+    with tempfile.TemporaryDirectory() as folder:
+        user_file = os.path.join(folder, "mine.py")
+        with open(user_file, "w") as f:
+            f.write(USER_STRATEGY)
+        for game in game_names():
+            with tempfile.TemporaryDirectory() as empty_cache:
+                cold = _startup_child(game, None, empty_cache)
+                user = _startup_child(game, user_file, empty_cache)  # the kernel is cached now
+            lines.append(f"| {game} | {cold['seconds']:.1f} | {user['seconds']:.1f} |")
+    lines += ["", "| game | engine games per CPU-s | straight-line kernel games per CPU-s | "
+              "engine / straight-line |", "|---|---|---|---|"]
+    for game, n in (("parthian", 1_000_000), ("goofspiel", 500_000)):
+        r = _subprocess_json(f"b.measure_overhead({game!r}, {n})")
+        lines.append(f"| {game} | {r['engine']:,.0f} | {r['straight']:,.0f} | "
+                     f"{r['engine'] / r['straight']:.2f} |")
+    return "\n".join(lines)
+
+
+def _startup_child(game, user_file, cache_dir) -> dict:
+    return _subprocess_json(f"b.measure_startup({game!r}, {user_file!r})", cache_dir)
+
+
+def _subprocess_json(call: str, cache_dir=None) -> dict:
+    env = dict(os.environ)
+    if cache_dir:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    code = f"import json, cli.bench as b; print(json.dumps({call}))"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"benchmark child failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def _child(mode, game, rules, strategy, jobs, n_games, cache_dir=None) -> dict:
     env = dict(os.environ)
     if cache_dir:
@@ -168,9 +273,8 @@ def run(n_games: int = 1_000_000, stream_games: int = 10_000_000, quick: bool = 
                  f"{e2e['seconds']:.1f} s")
     with tempfile.TemporaryDirectory() as empty_cache:
         cold = _child("end_to_end", game, four, "random", 1, 1000, cache_dir=empty_cache)
-        cold_sunzi = _child("end_to_end", "sunzi", {}, "random", 1, 1000, cache_dir=empty_cache)
     lines.append(f"- cold start with an empty kernel cache (import, compile, 1,000 games): "
-                 f"Parthian Shot {cold['seconds']:.1f} s, Sunzi {cold_sunzi['seconds']:.1f} s")
+                 f"Parthian Shot {cold['seconds']:.1f} s (every game: `balance bench --startup`)")
     big = stream_games if not quick else min(stream_games, 2_000_000)
     st = _child("end_to_end", game, four, "random", 2, big)
     lines.append(f"- streaming {big:,} Parthian Shot games (4 players, random), 2 processes: "

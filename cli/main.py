@@ -151,6 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--search", action="store_true",
                        help="only the search player: iterations/s per core for every game, and "
                        "what one iteration costs in random games (docs/search.md)")
+    bench.add_argument("--startup", action="store_true",
+                       help="only what a new user waits for: every game's cold start with an "
+                       "empty kernel cache, a user strategy's compile into every game, and the "
+                       "engine against minimal straight-line kernels (its overhead as a ratio)")
     bench.add_argument("--record", type=Path, help="also write the results as Markdown to this file")
     bench.set_defaults(run=run_bench)
 
@@ -229,10 +233,11 @@ def run_report(args) -> int:
 def run_bench(args) -> int:
     from cli.bench import run
 
-    if args.openspiel or args.search:
-        from cli.bench import run_openspiel, run_search
+    if args.openspiel or args.search or args.startup:
+        from cli.bench import run_openspiel, run_search, run_startup
 
-        text = run_search() if args.search else run_openspiel(args.games)
+        text = (run_search() if args.search else run_startup() if args.startup
+                else run_openspiel(args.games))
         if args.record:
             args.record.write_text(text + "\n")
         print(text)

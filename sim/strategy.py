@@ -142,7 +142,7 @@ def lookup(spec: GameSpec, strategy) -> Strategy:
 
 
 def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
-    """The search player (sim/search.py: information-set MCTS) as a seat's strategy.
+    """The search player (sim/core/search.py: information-set MCTS) as a seat's strategy.
 
     ``"ismcts:budget=256,c=0.7,rollout=greedy,widen=1,alpha=0.5"``: iterations per decision,
     UCB exploration constant, the built-in strategy that plays the rest of each iteration (for

@@ -1,7 +1,7 @@
 """Observation conformance: a strategy is handed only what its seat has observed.
 
 The check compares two worlds that the deciding seat cannot tell apart. World A is a game
-played with random strategies and every decision traced (sim.control). World B is the same game
+played with random strategies and every decision traced (sim/core/control.py). World B is the same game
 (same seed, same strategies and random streams) where, at decision k, either
 
 - the seat deciding at k takes another legal action ("perturb"): a seat that did not make that

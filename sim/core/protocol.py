@@ -39,8 +39,9 @@ import numpy as np
 from numba import literal_unroll, njit, types
 from numba.extending import overload
 
+from ..bits import lowest_bit, nth_bit, popcount
 from ..game import RECORD_WINNERS
-from ..rng import mix64, next_u64, seed_game
+from ..rng import mix64, next_u64, rand_below, seed_game
 from . import control
 from .hooks import by_controller, observe, off_script, play_game, redeal, script_action, strategy
 from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, GAME, KIND, LOGGING, N_CHANCE,
@@ -71,6 +72,26 @@ def ask(g, decision, seat, n):
     if control.active(c.ctl):
         return ask_controlled(g, decision, seat, n, first)
     return checked(c, seat, decide(g, decision, seat, legal), legal, first)
+
+
+@inline
+def ask_set(g, decision, seat, mask, n):
+    """``ask`` with the legal actions given as a bitmask ``mask`` of the actions 0..n-1 (n <= 64):
+    the same protocol and the same answers, but a random seat draws its action straight from the
+    mask (popcount and bit scans, no array) and ``legal[:n]`` is written only for a strategy that
+    reads it. The game's own choice, for decisions small enough to be a bitmask."""
+    if mask & (mask - 1) == 0:  # one legal action (or none: -1)
+        return lowest_bit(mask)
+    c = g.core
+    if c.seats[seat, KIND] == RANDOM and not control.active(c.ctl):
+        own = c.status[N_CHANCE] + seat * c.status[N_DECISIONS] + decision
+        return nth_bit(mask, rand_below(c.streams, own, popcount(mask)))
+    legal = c.legal[:n]
+    for a in range(n):
+        legal[a] = (mask >> a) & 1 == 1
+    if control.active(c.ctl):
+        return ask_controlled(g, decision, seat, n, lowest_bit(mask))
+    return checked(c, seat, decide(g, decision, seat, legal), legal, lowest_bit(mask))
 
 
 @inline

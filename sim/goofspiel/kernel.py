@@ -261,9 +261,8 @@ def play_game(g, out, row):
         info[I.PRIZE] = prize  # GS-3: the prize is revealed before anyone bids
         info[I.UNSEEN] &= ~(np.int64(1) << (prize - 1))
         log_event(g, EV.PRIZE, t, -1, prize, popcount(info[I.UNSEEN]), 0)
-        for p in range(n):  # GS-6: the last card is forced, so it is played without a decision
-            legal_bids(g, p)
-            a = core.ask(g, 0, p, n_cards)
+        for p in range(n):  # GS-3 any card in hand; GS-6: the last card is played without a
+            a = core.ask_set(g, 0, p, pl[p, P.HAND], n_cards)  # decision (a forced move)
             g.bids[p] = a
             log_event(g, EV.BID, t, p, a + 1, 0, 0)
         resolve_turn(g, prize)

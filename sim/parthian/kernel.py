@@ -78,6 +78,13 @@ def legal_actions(g, p):
 
 
 @inline
+def legal_set(g, p):
+    """legal_actions as a bitmask: bit v for shooting card v + 1, bit CHARGE for a charge."""
+    can_charge = g.pl[p, P.CHARGES] > 0 and g.pl[p, P.FRONT_SUM] > g.rules[R.THRESHOLD]
+    return g.pl[p, P.HAND] | (np.int64(can_charge) << CHARGE)
+
+
+@inline
 def observe(g, decision, seat):
     """PS-3: a seat chooses its card for the round seeing the public table only."""
     return Observation(g.pl, g.info)
@@ -323,8 +330,7 @@ def play_game(g, out, row):
             gs[G.UNSEEN] -= 1
         log_event(g, EV.LEGION, gs[G.ROUND], -1, info[I.LEGION], gs[G.LEFT], 0)
         for p in range(n):  # PS-3 simultaneous: everyone decides on the same information
-            legal_actions(g, p)
-            g.actions[p] = core.ask(g, 0, p, N_ACTIONS)
+            g.actions[p] = core.ask_set(g, 0, p, legal_set(g, p), N_ACTIONS)
         resolve_round(g)
     write_record(g, out, row)
 

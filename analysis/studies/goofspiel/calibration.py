@@ -186,7 +186,7 @@ class Observation:
     prizes : the prize values revealed so far, this turn's last.
     bids : each finished turn's bids (card values) per seat, ``bids[turn][seat]``.
     rules : the variant (a search player replays ``prizes``/``bids`` through the kernel with
-        ``prize_order`` and scripted seats, or through sim.control, to reach this point).
+        ``prize_order`` and scripted seats, or through the controller, sim/core/control.py, to reach this point).
     """
 
     seat: int
