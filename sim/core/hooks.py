@@ -14,19 +14,47 @@ asks for them.
 """
 from __future__ import annotations
 
+import sys
+
 from numba import njit, types
 from numba.extending import overload
 
-# The hooks a game registers, with the argument names the engine calls them with. A game may
-# leave out the ones with a default (sim/core/protocol.py documents each). The built-in
-# strategies' dispatcher ``strategy`` is called without the state: a strategy sees only ``obs``.
+from .hashing import hash_observation
+from .userfn import call_user
+
+# The hooks a game registers (the names of the arguments the engine passes). A game may leave
+# out the ones with a default. The engine never calls ``observe`` across a function boundary:
+# a Numba function compiled without reference counting (the game loop) must not hand arrays back
+# to one compiled with it (a test's driver, Python), or their counts go wrong and the heap breaks
+# (measured: "malloc(): unaligned tcache chunk"). So observe is called inside the engine's
+# per-game answers below, which return only integers.
 HOOKS = {
     "play_game": ("g", "out", "row"),
     "observe": ("g", "decision", "seat"),
     "redeal": ("g", "seat"),
-    "strategy": ("g", "kind", "decision", "seat", "obs", "legal", "params", "rng"),
+    "strategy": ("kind", "decision", "seat", "obs", "legal", "params", "rng"),
     "script_action": ("g", "decision", "seat", "obs", "legal", "code"),
     "off_script": ("g", "decision", "seat", "legal"),
+}
+
+# What the protocol calls, per game: (arguments, body); ``observe``, ``strategy``,
+# ``script_action`` are the game's own functions in the body.
+ANSWERS = {
+    "play_game": (("g", "out", "row"), "return play_game(g, out, row)"),
+    "redeal": (("g", "seat"), "return redeal(g, seat)"),
+    "off_script": (("g", "decision", "seat", "legal"), "return off_script(g, decision, seat, legal)"),
+    "builtin_answer": (("g", "kind", "decision", "seat", "legal", "params", "rng"),
+                       "return strategy(kind, decision, seat, observe(g, decision, seat), legal, "
+                       "params, rng)"),
+    "user_answer": (("g", "address", "decision", "seat", "legal", "params", "rng"),
+                    "return call_user(address, decision, seat, observe(g, decision, seat), legal, "
+                    "params, rng)"),
+    "script_answer": (("g", "decision", "seat", "legal", "code"),
+                      "return script_action(g, decision, seat, observe(g, decision, seat), legal, "
+                      "code)"),
+    "observation_hash": (("g", "decision", "seat", "legal", "params", "rng", "h"),
+                         "return hash_observation(h, observe(g, decision, seat), legal, params, "
+                         "rng)"),
 }
 
 
@@ -37,14 +65,16 @@ def _stub(name, arguments):
     return namespace[name]
 
 
-play_game = _stub("play_game", HOOKS["play_game"])
-observe = _stub("observe", HOOKS["observe"])
-redeal = _stub("redeal", HOOKS["redeal"])
-strategy = _stub("strategy", HOOKS["strategy"])
-script_action = _stub("script_action", HOOKS["script_action"])
-off_script = _stub("off_script", HOOKS["off_script"])
-_STUBS = {"play_game": play_game, "observe": observe, "redeal": redeal, "strategy": strategy,
-          "script_action": script_action, "off_script": off_script}
+_STUBS = {name: _stub(name, arguments) for name, (arguments, _) in ANSWERS.items()}
+play_game = _STUBS["play_game"]
+redeal = _STUBS["redeal"]
+off_script = _STUBS["off_script"]
+builtin_answer = _STUBS["builtin_answer"]
+user_answer = _STUBS["user_answer"]
+script_answer = _STUBS["script_answer"]
+observation_hash = _STUBS["observation_hash"]
+chance_streams = _stub("chance_streams", ("g",))
+decision_types = _stub("decision_types", ("g",))
 
 
 @njit(_nrt=False)
@@ -63,9 +93,21 @@ def no_answer_off_script(g, decision, seat, legal):
 DEFAULT_HOOKS = {"script_action": script_code_is_action, "off_script": no_answer_off_script}
 
 
-def register(state_class, **implementations) -> None:
+def register(state_class, n_chance: int | None = None, n_decisions: int | None = None,
+             **implementations) -> None:
     """Let the engine call ``implementations`` (hook name -> jitted function) for states of
-    ``state_class``; hooks left out keep their default (DEFAULT_HOOKS)."""
+    ``state_class``; hooks left out keep their default (DEFAULT_HOOKS). ``n_chance`` and
+    ``n_decisions`` are the game's random-stream layout (sim/rng.py; default: the N_CHANCE and
+    N_DECISIONS of the state's module), compiled in as constants: reading them from the state
+    on every decision cost 8% of Goofspiel's random play.
+
+    The game's ``observe`` must not be compiled with ``_nrt=False`` (tests and adapters call it
+    from Python, which counts references); inside the engine it is inlined into code that is."""
+    module = vars(sys.modules[state_class.__module__])
+    n_chance = module.get("N_CHANCE") if n_chance is None else n_chance
+    n_decisions = module.get("N_DECISIONS") if n_decisions is None else n_decisions
+    if n_chance is None or n_decisions is None:
+        raise TypeError(f"{state_class.__name__}: register needs n_chance and n_decisions")
     unknown = set(implementations) - set(HOOKS)
     if unknown:
         raise TypeError(f"unknown game hooks {sorted(unknown)}; hooks are {sorted(HOOKS)}")
@@ -73,20 +115,22 @@ def register(state_class, **implementations) -> None:
     missing = set(HOOKS) - set(chosen)
     if missing:
         raise TypeError(f"{state_class.__name__}: the game must provide {sorted(missing)}")
-    for name, function in chosen.items():
-        passed = HOOKS[name][1:] if name == "strategy" else HOOKS[name]
-        _bind(_STUBS[name], HOOKS[name], passed, state_class, function)
+    functions = {**chosen, "call_user": call_user, "hash_observation": hash_observation}
+    for name, (arguments, body) in ANSWERS.items():
+        _bind(_STUBS[name], arguments, body, state_class, functions)
+    for stub, value in ((chance_streams, n_chance), (decision_types, n_decisions)):
+        _bind(stub, ("g",), f"return {int(value)}", state_class, {})
 
 
-def _bind(stub, arguments, passed, state_class, function) -> None:
-    """One overload of ``stub`` that calls ``function`` when the state is a ``state_class``."""
+def _bind(stub, arguments, body, state_class, functions) -> None:
+    """One overload of ``stub``, for states of ``state_class``: ``body`` over ``functions``."""
     names = ", ".join(arguments)
-    namespace = {"types": types, "state_class": state_class, "function": function}
+    namespace = {"types": types, "state_class": state_class, **functions}
     exec(f"def typer({names}):\n"
          f"    if isinstance(g, types.BaseNamedTuple) and g.instance_class is state_class:\n"
-         f"        def call({names}):\n"
-         f"            return function({', '.join(passed)})\n"
-         f"        return call\n", namespace)
+         f"        def answer({names}):\n"
+         f"            {body}\n"
+         f"        return answer\n", namespace)
     overload(stub, jit_options={"_nrt": False})(namespace["typer"])
 
 

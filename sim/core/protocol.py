@@ -36,17 +36,16 @@ with a search seat it replays the game up to each of that seat's decisions and s
 from __future__ import annotations
 
 import numpy as np
-from numba import literal_unroll, njit, types
-from numba.extending import overload
+from numba import njit
 
 from ..bits import lowest_bit, nth_bit, popcount
 from ..game import RECORD_WINNERS
-from ..rng import mix64, next_u64, rand_below, seed_game
+from ..rng import next_u64, rand_below, seed_game
 from . import control
-from .hooks import by_controller, observe, off_script, play_game, redeal, script_action, strategy
-from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, GAME, KIND, LOGGING, N_CHANCE,
-                    N_DECISIONS, RANDOM, ROW, SCRIPT, SEARCH_KIND, SLOT, USER_KIND)
-from .userfn import call_user
+from .hooks import (builtin_answer, by_controller, chance_streams, decision_types,
+                    observation_hash, off_script, play_game, redeal, script_answer, user_answer)
+from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, GAME, KIND, LOGGING, RANDOM, ROW,
+                    SCRIPT, SEARCH_KIND, SLOT, USER_KIND)
 
 inline = njit(_nrt=False, inline="always")
 
@@ -84,8 +83,7 @@ def ask_set(g, decision, seat, mask, n):
         return lowest_bit(mask)
     c = g.core
     if c.seats[seat, KIND] == RANDOM and not control.active(c.ctl):
-        own = c.status[N_CHANCE] + seat * c.status[N_DECISIONS] + decision
-        return nth_bit(mask, rand_below(c.streams, own, popcount(mask)))
+        return nth_bit(mask, rand_below(c.streams, stream(g, seat, decision), popcount(mask)))
     legal = c.legal[:n]
     for a in range(n):
         legal[a] = (mask >> a) & 1 == 1
@@ -100,17 +98,16 @@ def decide(g, decision, seat, legal):
     check): what a game's redeal calls to let other seats choose again."""
     c = g.core
     kind = c.seats[seat, KIND]
-    own = c.status[N_CHANCE] + seat * c.status[N_DECISIONS] + decision
+    own = stream(g, seat, decision)
     rng = c.streams[own:own + 1]
     if kind == RANDOM:
         return random_legal(legal, rng)
-    obs = observe(g, decision, seat)
     params = c.params[seat]
     if kind == SCRIPT:
-        return script_answer(g, decision, seat, obs, legal, params)
+        return script(g, decision, seat, legal, params)
     if kind >= USER_KIND:
-        return call_user(c.users[kind - USER_KIND], decision, seat, obs, legal, params, rng)
-    return strategy(g, kind, decision, seat, obs, legal, params, rng)
+        return user_answer(g, c.users[kind - USER_KIND], decision, seat, legal, params, rng)
+    return builtin_answer(g, kind, decision, seat, legal, params, rng)
 
 
 @inline
@@ -140,14 +137,14 @@ def random_legal(legal, rng):
 
 
 @inline
-def script_answer(g, decision, seat, obs, legal, params):
+def script(g, decision, seat, legal, params):
     """params = (pairs, decision 0, action 0, decision 1, action 1, ...): the next pair's
     action when its decision is the one asked, else the game's off-script answer."""
     c = g.core
     pos = c.seats[seat, CURSOR]
     if pos < params[0] and 2 + 2 * pos < params.shape[0] and params[1 + 2 * pos] == decision:
         c.seats[seat, CURSOR] = pos + 1
-        return script_action(g, decision, seat, obs, legal, np.int64(params[2 + 2 * pos]))
+        return script_answer(g, decision, seat, legal, np.int64(params[2 + 2 * pos]))
     return off_script(g, decision, seat, legal)
 
 
@@ -156,9 +153,9 @@ def ask_controlled(g, decision, seat, n, first):
     c = g.core
     ctl = c.ctl
     legal = c.legal[:n]
-    own = c.status[N_CHANCE] + seat * c.status[N_DECISIONS]
+    own = stream(g, seat, 0)
     if control.redeal_due(ctl):
-        control.reseed(ctl, c.streams, own, c.status[N_DECISIONS])
+        control.reseed(ctl, c.streams, own, decision_types(g))
         for a in range(n):
             c.spare[a] = legal[a]
         redeal(g, seat)
@@ -168,46 +165,13 @@ def ask_controlled(g, decision, seat, n, first):
     params = c.params[seat]
     h = np.uint64(0)
     if control.needs_hash(ctl, seat):
-        h = hash_observation(np.uint64(decision * 64 + seat), observe(g, decision, seat), legal,
-                             params, rng)
+        h = observation_hash(g, decision, seat, legal, params, rng, np.uint64(decision * 64 + seat))
     a = control.before_decision(ctl, seat, decision, h, legal)
     if a < 0:
         a = decide(g, decision, seat, legal)
     a = control.after_decision(ctl, seat, decision, h, legal, a,
                                c.log[0, 0] if c.log.shape[0] > 0 else 0)
     return checked(c, seat, a, legal, first)
-
-
-@njit(_nrt=False)
-def hash_observation(h, obs, legal, params, rng):
-    """A hash of exactly what a strategy is handed (the conformance test and the search tree
-    key on it)."""
-    h = mix64(h)
-    for values in literal_unroll(obs):
-        h = hash_array(values, h)
-    h = hash_array(legal, h)
-    h = hash_array(params, h)
-    return hash_array(rng, h)
-
-
-def hash_array(values, h):
-    pass
-
-
-@overload(hash_array, inline="always")
-def _hash_array(values, h):
-    if isinstance(values.dtype, types.Float):
-        def by_value(values, h):  # floats by value, not by bits
-            for i in range(values.size):
-                h = mix64(h ^ (np.uint64(np.int64(values.flat[i] * 1048576.0)) + np.uint64(i + 1)))
-            return h
-        return by_value
-
-    def of_ints(values, h):
-        for i in range(values.size):
-            h = mix64(h ^ (np.uint64(np.int64(values.flat[i])) + np.uint64(i + 1)))
-        return h
-    return of_ints
 
 
 # --- what games call besides ask -------------------------------------------------------------
@@ -243,8 +207,9 @@ def stopped(g):
 
 @inline
 def stream(g, seat, decision):
-    """Index in g.core.streams of the stream ``seat`` draws from at decisions of one type."""
-    return g.core.status[N_CHANCE] + seat * g.core.status[N_DECISIONS] + decision
+    """Index in g.core.streams of the stream ``seat`` draws from at decisions of one type (the
+    game's chance streams first, then one per (seat, decision type): sim/rng.py)."""
+    return chance_streams(g) + seat * decision_types(g) + decision
 
 
 # --- the chunk driver ------------------------------------------------------------------------

@@ -31,10 +31,7 @@ ROW = 0                # the current game's row in the chunk's output
 GAME = 1               # its global index (the key of its random streams)
 LOGGING = 2            # 1: events go to core.log (the real game of a logged chunk); 0: no
                        # log; -1: a search's own game (no log, and no illegal-answer report)
-N_CHANCE = 3           # the game's chance streams (sim.rng layout) ...
-N_DECISIONS = 4        # ... and its decision types: seat s, type d draws from stream
-                       #     N_CHANCE + s * N_DECISIONS + d
-STATUS_FIELDS = 5
+STATUS_FIELDS = 3
 
 # batch.error: written once, by the first illegal answer of the chunk
 E_ROW, E_SEAT, E_ACTION, E_SET = 0, 1, 2, 3
@@ -68,10 +65,9 @@ class Core(NamedTuple):
 
 @njit(cache=True)
 def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl):
-    """The engine's state for one chunk (allocated once; every game reuses it)."""
+    """The engine's state for one chunk (allocated once; every game reuses it): room for the
+    game's ``n_chance`` chance streams and one per (seat, decision type)."""
     status = np.zeros(STATUS_FIELDS, np.int64)
-    status[N_CHANCE] = n_chance
-    status[N_DECISIONS] = n_decisions
     return Core(np.zeros((n_seats, SEAT_FIELDS), np.int64),
                 np.zeros((n_seats, batch.params.shape[1]), np.float64),
                 np.zeros(n_chance + n_seats * n_decisions, np.uint64),

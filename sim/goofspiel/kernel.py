@@ -88,7 +88,7 @@ def legal_bids(g, p):
         legal[v] = (hand >> v) & 1 == 1
 
 
-@inline
+@njit(cache=True, inline="always")  # not _nrt=False: Python and tests call it too
 def observe(g, decision, p):
     """What seat p sees of the players: everything (hands are public: every bid is revealed,
     GS-4), or under imp_info (GS-9) its own row and the others' public points only."""
@@ -269,7 +269,8 @@ def play_game(g, out, row):
     write_record(g, out, row)
 
 
-core.register(State, play_game=play_game, observe=observe, redeal=redeal, strategy=builtin_decide)
+core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
+              strategy=builtin_decide)
 
 
 @njit(cache=True)

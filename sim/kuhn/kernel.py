@@ -54,7 +54,7 @@ def setup(g):
         log_event(g, EV.DEAL, 0, seat, cards[seat], 0, 0)
 
 
-@jit
+@njit(cache=True, inline="always")  # not _nrt=False: Python and tests call it too
 def observe(g, decision, seat):
     return Observation(g.pub, g.cards[seat:seat + 1])
 
@@ -123,7 +123,8 @@ def play_game(g, out, row):
     write_record(g, out, row)
 
 
-core.register(State, play_game=play_game, observe=observe, redeal=redeal, strategy=builtin_decide)
+core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
+              strategy=builtin_decide)
 
 
 @njit(cache=True)

@@ -84,7 +84,7 @@ def legal_set(g, p):
     return g.pl[p, P.HAND] | (np.int64(can_charge) << CHARGE)
 
 
-@inline
+@njit(cache=True, inline="always")  # not _nrt=False: Python and tests call it too
 def observe(g, decision, seat):
     """PS-3: a seat chooses its card for the round seeing the public table only."""
     return Observation(g.pl, g.info)
@@ -335,7 +335,8 @@ def play_game(g, out, row):
     write_record(g, out, row)
 
 
-core.register(State, play_game=play_game, observe=observe, redeal=redeal, strategy=builtin_decide)
+core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
+              strategy=builtin_decide)
 
 
 @njit(cache=True)

@@ -53,7 +53,7 @@ def test_the_check_catches_a_kernel_that_shows_a_private_choice():
             g.info[I.ROUND] = 100 + g.actions[seat - 1]
         return K.Observation(g.pl, g.info)
 
-    core.register(LeakyState, play_game=K.play_game, observe=leaky_observe, redeal=K.redeal,
+    core.register(LeakyState, 1, 1, play_game=K.play_game, observe=leaky_observe, redeal=K.redeal,
                   strategy=K.builtin_decide)
 
     @njit
