@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import RulesError
-from .layout import MAX_CONDITIONS, STRAIGHT, SWEEP, ZERO
+from .layout import ACT, MAX_CONDITIONS
 
 
 def _is_prime(n: int) -> bool:
@@ -59,7 +59,8 @@ VOCABULARY: dict[str, Callable[[int], bool]] = {
 }
 HARSH = ("square", "triangular", "fibonacci", "palindrome", "cube", "multiple_of_5")
 PRESETS = ("default", "any", "harsh", "random", "random:SEED")
-ACTIONS = {"straight": STRAIGHT, "v": STRAIGHT, "sweep": SWEEP, "h": SWEEP, "zero": ZERO, "0": ZERO}
+ACTIONS = {"straight": ACT.STRAIGHT, "v": ACT.STRAIGHT, "sweep": ACT.SWEEP, "h": ACT.SWEEP,
+           "zero": ACT.ZERO, "0": ACT.ZERO}
 ACTION_NAMES = ("straight", "sweep", "zero")
 
 
@@ -135,7 +136,7 @@ Row = tuple[int, int, Condition]   # (action, value, condition)
 
 
 def card_label(action: int, value: int) -> str:
-    return "0" if action == ZERO else ("V" if action == STRAIGHT else "H") + str(value)
+    return "0" if action == ACT.ZERO else ("V" if action == ACT.STRAIGHT else "H") + str(value)
 
 
 def _row(action, value, cond, where: str) -> Row:
@@ -147,10 +148,10 @@ def _row(action, value, cond, where: str) -> Row:
     except ValueError:
         raise RulesError(f"{where}: value {value!r} is not a number 0..9") from None
     kind = ACTIONS[key]
-    if not 0 <= number <= 9 or (number == 0) != (kind == ZERO):
+    if not 0 <= number <= 9 or (number == 0) != (kind == ACT.ZERO):
         raise RulesError(f"{where}: {ACTION_NAMES[kind]} {number} is not a card; number cards are "
                          "straight or sweep 1..9, and zero 0 (SJ-4)")
-    if kind == ZERO:  # OP-3: a 0 carries no condition
+    if kind == ACT.ZERO:  # OP-3: a 0 carries no condition
         if not (cond is None or (isinstance(cond, str) and normalise(cond) in ("", "any"))):
             raise RulesError(f"{where}: a 0 carries no condition (OP-3), got {cond!r}")
         cond = "any"
@@ -190,27 +191,27 @@ def parse_csv(text: str, source: str) -> list[Row]:
 def uniform_rows(cond, copies: int = 3, zeros: int = 4) -> list[Row]:
     """Every number card with the same condition (OP-1 composition: 3 copies, 4 zeros)."""
     c = condition(cond)
-    return [(a, v, c) for a in (STRAIGHT, SWEEP) for v in range(1, 10) for _ in range(copies)] + \
-        [(ZERO, 0, condition("any"))] * zeros
+    return [(a, v, c) for a in (ACT.STRAIGHT, ACT.SWEEP) for v in range(1, 10)
+            for _ in range(copies)] + [(ACT.ZERO, 0, condition("any"))] * zeros
 
 
 def harsh_rows() -> list[Row]:
     """Every card a harsh condition (cycling through HARSH): replies are rare."""
     rows, k = [], 0
-    for a in (STRAIGHT, SWEEP):
+    for a in (ACT.STRAIGHT, ACT.SWEEP):
         for v in range(1, 10):
             for _ in range(3):
                 rows.append((a, v, condition(HARSH[k % len(HARSH)])))
                 k += 1
-    return rows + [(ZERO, 0, condition("any"))] * 4
+    return rows + [(ACT.ZERO, 0, condition("any"))] * 4
 
 
 def random_rows(seed: int) -> list[Row]:
     """Every copy a condition drawn uniformly from the vocabulary (reproducible by seed)."""
     rng = random.Random(seed)
     names = list(VOCABULARY)
-    return [(a, v, condition(rng.choice(names))) for a in (STRAIGHT, SWEEP) for v in range(1, 10)
-            for _ in range(3)] + [(ZERO, 0, condition("any"))] * 4
+    return [(a, v, condition(rng.choice(names))) for a in (ACT.STRAIGHT, ACT.SWEEP)
+            for v in range(1, 10) for _ in range(3)] + [(ACT.ZERO, 0, condition("any"))] * 4
 
 
 def table_rows(spec) -> list[Row]:
@@ -269,7 +270,7 @@ def distinct_conditions(rows: list[Row]) -> list[tuple[str, tuple[int, int]]]:
     """(name, masks) of each distinct condition, in order of first appearance (zeros skipped)."""
     seen: dict[tuple[int, int], str] = {}
     for action, _, cond in rows:
-        if action == ZERO:
+        if action == ACT.ZERO:
             continue
         masks = cond.mask()
         seen.setdefault(masks, cond.name)
@@ -281,5 +282,5 @@ def distinct_conditions(rows: list[Row]) -> list[tuple[str, tuple[int, int]]]:
 
 def to_csv(rows: list[Row]) -> str:
     lines = ["action,value,condition"]
-    lines += [f"{ACTION_NAMES[a]},{v},{'' if a == ZERO else c.name}" for a, v, c in rows]
+    lines += [f"{ACTION_NAMES[a]},{v},{'' if a == ACT.ZERO else c.name}" for a, v, c in rows]
     return "\n".join(lines) + "\n"

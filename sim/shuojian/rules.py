@@ -118,7 +118,7 @@ class ShuoJianRules(Variant):
         index = {masks: k for k, (_, masks) in enumerate(conds)}
         counts: dict[tuple[int, int, int], int] = {}
         for action, value, cond in rows:
-            key = (action, value, -1 if action == L.ZERO else index[cond.mask()])
+            key = (action, value, -1 if action == L.ACT.ZERO else index[cond.mask()])
             counts[key] = counts.get(key, 0) + 1
         number_types = sorted(counts)  # straight, sweep, zero; by value; by condition id
         if L.FIRST_NUMBER + len(number_types) > L.MAX_TYPES:
@@ -133,13 +133,13 @@ class ShuoJianRules(Variant):
             raise RulesError(f"the deck has {n_numbers} number cards and {n_cards} cards in all; "
                              "two swordsmen, two opening hands of 7 with 2 number cards each "
                              "and a draw need at least 6 number cards and 17 cards")
-        if not self.opening_zeros and sum(1 for r in rows if r[0] != L.ZERO) < 6:
+        if not self.opening_zeros and sum(1 for r in rows if r[0] != L.ACT.ZERO) < 6:
             raise RulesError("opening_zeros=false needs at least 6 non-zero number cards")
         types = np.zeros((L.MAX_TYPES, L.TYPE_FIELDS), np.int64)
-        types[:L.FIRST_NUMBER, L.TY_ACTION] = -1
-        types[:L.FIRST_NUMBER, L.TY_VALUE] = -1
-        types[:L.FIRST_NUMBER, L.TY_COND] = L.NO_CONDITION
-        types[:L.FIRST_NUMBER, L.TY_COPIES] = specials
+        types[:L.FIRST_NUMBER, L.TY.ACTION] = -1
+        types[:L.FIRST_NUMBER, L.TY.VALUE] = -1
+        types[:L.FIRST_NUMBER, L.TY.COND] = L.NO_CONDITION
+        types[:L.FIRST_NUMBER, L.TY.COPIES] = specials
         for i, key in enumerate(number_types):
             types[L.FIRST_NUMBER + i] = (*key, counts[key])
         n_types = L.FIRST_NUMBER + len(number_types)
@@ -149,7 +149,7 @@ class ShuoJianRules(Variant):
         labels = [L.SPECIAL_LABELS[t] for t in range(L.FIRST_NUMBER)]
         labels += [C.card_label(a, v) + ("" if c < 0 else f":{conds[c][0]}")
                    for a, v, c in number_types]
-        canonical = [t for t in range(n_types) for _ in range(int(types[t, L.TY_COPIES]))]
+        canonical = [t for t in range(n_types) for _ in range(int(types[t, L.TY.COPIES]))]
         deck = self._scripted_deck(canonical, types, labels, n_types)
         swords = [-1, -1]
         if self.swordsmen is not None:
@@ -210,28 +210,28 @@ class ShuoJianRules(Variant):
     def kernel_args(self) -> tuple:
         t = self.compiled
         r = np.zeros(L.N_RULES, np.int64)
-        r[L.R_N_TYPES] = t["n_types"]
-        r[L.R_N_CARDS] = t["n_cards"]
-        r[L.R_N_CONDITIONS] = len(t["condition_names"])
-        r[L.R_FIRST] = {"random": -1, "seat0": 0, "seat1": 1}[self.first_player]
-        r[L.R_FIXED_DECK] = int(self.deck_order is not None)
-        r[L.R_FIXED_SWORDS] = int(self.swordsmen is not None)
-        r[L.R_TENS_ONLY] = int(self.pair_conditions == "tens")
-        r[L.R_HIGH_FIRST] = int(self.pair_order == "high_first")
-        r[L.R_START] = {"right": L.START_RIGHT, "left": L.START_LEFT,
-                        "facing": L.START_FACING}[self.mat_start]
-        r[L.R_LITERAL_EXTRA] = int(self.extra_draw == "extra")
-        r[L.R_DRAWS] = {"every_play": L.DRAW_EVERY_PLAY, "first_play": L.DRAW_FIRST_PLAY,
-                        "exchange_start": L.DRAW_EXCHANGE_START}[self.draws]
-        r[L.R_END_AT_LAST] = int(self.deck_out == "last_card")
-        r[L.R_VOLUNTARY] = int(self.voluntary_pass)
-        r[L.R_ONE_REPLY] = int(self.exchange == "one_reply")
-        r[L.R_SEE_OWN] = int(self.see_own)
-        r[L.R_TIE_NOBODY] = int(self.tie == "nobody")
-        r[L.R_MAX_TURNS] = self.max_turns
-        r[L.R_KEEP_WRONG_COUNTER] = int(self.wrong_counter == "kept")
-        r[L.R_DRAW_FOR_LEAD] = int(self.no_lead == "draw")
-        r[L.R_ZEROS_OPEN] = int(self.opening_zeros)
+        r[L.R.N_TYPES] = t["n_types"]
+        r[L.R.N_CARDS] = t["n_cards"]
+        r[L.R.N_CONDITIONS] = len(t["condition_names"])
+        r[L.R.FIRST] = {"random": -1, "seat0": 0, "seat1": 1}[self.first_player]
+        r[L.R.FIXED_DECK] = int(self.deck_order is not None)
+        r[L.R.FIXED_SWORDS] = int(self.swordsmen is not None)
+        r[L.R.TENS_ONLY] = int(self.pair_conditions == "tens")
+        r[L.R.HIGH_FIRST] = int(self.pair_order == "high_first")
+        r[L.R.START] = {"right": L.START.RIGHT, "left": L.START.LEFT,
+                        "facing": L.START.FACING}[self.mat_start]
+        r[L.R.LITERAL_EXTRA] = int(self.extra_draw == "extra")
+        r[L.R.DRAWS] = {"every_play": L.DRAW.EVERY_PLAY, "first_play": L.DRAW.FIRST_PLAY,
+                        "exchange_start": L.DRAW.EXCHANGE_START}[self.draws]
+        r[L.R.END_AT_LAST] = int(self.deck_out == "last_card")
+        r[L.R.VOLUNTARY] = int(self.voluntary_pass)
+        r[L.R.ONE_REPLY] = int(self.exchange == "one_reply")
+        r[L.R.SEE_OWN] = int(self.see_own)
+        r[L.R.TIE_NOBODY] = int(self.tie == "nobody")
+        r[L.R.MAX_TURNS] = self.max_turns
+        r[L.R.KEEP_WRONG_COUNTER] = int(self.wrong_counter == "kept")
+        r[L.R.DRAW_FOR_LEAD] = int(self.no_lead == "draw")
+        r[L.R.ZEROS_OPEN] = int(self.opening_zeros)
         deck = np.zeros(L.MAX_CARDS, np.int64)
         deck[:len(t["deck"])] = t["deck"]
         return r, t["types"], t["cmask"], deck, np.array(t["swords"], np.int64)

@@ -39,7 +39,7 @@ class Duel:
         return int(self.record[f"swordsman_{seat}"])
 
     def numbers(self, code, seat=None) -> list[int]:
-        """The numbers played in EV_ATTACK / EV_REPLY events."""
+        """The numbers played in EV.ATTACK / EV.REPLY events."""
         return [r[5] for r in self.events(code, seat)]
 
 

@@ -35,6 +35,6 @@ def test_golden_game_exercises_the_finishing_blows(path):
     extra draw, SJ-12 a Thrust that cannot be countered and wins."""
     events = json.loads(path.read_text())["expected"]["events"]
     kinds = {e[0] for e in events}
-    assert {L.EV_PASS, L.EV_TAKE, L.EV_FOLLOW, L.EV_COUNTER, L.EV_DODGE, L.EV_HIT} <= kinds
-    assert any(e[0] == L.EV_DRAW and e[4] == L.WHY_EXTRA for e in events)
-    assert events[-1][0] == L.EV_END and events[-1][3] == L.END_THRUST
+    assert {L.EV.PASS, L.EV.TAKE, L.EV.FOLLOW, L.EV.COUNTER, L.EV.DODGE, L.EV.HIT} <= kinds
+    assert any(e[0] == L.EV.DRAW and e[4] == L.WHY.EXTRA for e in events)
+    assert events[-1][0] == L.EV.END and events[-1][3] == L.END.THRUST

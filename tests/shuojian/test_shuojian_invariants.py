@@ -63,8 +63,8 @@ class Reference:
     def __init__(self, rules: ShuoJianRules, events):
         self.rules = rules
         self.events = [tuple(int(x) for x in row) for row in events]
-        self.types = {e[3]: (e[4], e[5], e[6]) for e in self.events if e[0] == L.EV_TYPE}
-        self.masks = {e[3]: (e[4], e[5]) for e in self.events if e[0] == L.EV_CONDITION}
+        self.types = {e[3]: (e[4], e[5], e[6]) for e in self.events if e[0] == L.EV.TYPE}
+        self.masks = {e[3]: (e[4], e[5]) for e in self.events if e[0] == L.EV.CONDITION}
 
     def allowed(self, conds: int, m: int) -> bool:
         for c in range(L.MAX_CONDITIONS):
@@ -91,7 +91,7 @@ class Reference:
             yield va, act_a, a, -1
             for b in numbers:
                 act_b, vb, _ = self.types[b]
-                if (b == a and hand[a] < 2) or (act_b != act_a and act_b != L.ZERO):
+                if (b == a and hand[a] < 2) or (act_b != act_a and act_b != L.ACT.ZERO):
                     continue
                 if self.rules.pair_order == "high_first" and vb > va:
                     continue
@@ -110,19 +110,19 @@ class Reference:
         for e in self.events:
             event, seat, a, b, c, d, ev = e[0], e[2], e[3], e[4], e[5], e[6], e[7]
             hand = hands[seat] if seat >= 0 else None
-            if event == L.EV_DRAW:
+            if event == L.EV.DRAW:
                 hand[a] = hand.get(a, 0) + 1
-            elif event == L.EV_REDRAW:   # SJ-2 / OP-16: the count the rule used, the 0s left out
+            elif event == L.EV.REDRAW:   # SJ-2 / OP-16: the count the rule used, the 0s left out
                 numbers = sum(n for t, n in hand.items() if t >= L.FIRST_NUMBER)
                 zeros = sum(n for t, n in hand.items()
-                            if t >= L.FIRST_NUMBER and self.types[t][0] == L.ZERO)
+                            if t >= L.FIRST_NUMBER and self.types[t][0] == L.ACT.ZERO)
                 counted = numbers if self.rules.opening_zeros else numbers - zeros
                 assert (a, b) == (counted, numbers - counted) and a < L.MIN_OPENING_NUMBERS
                 hands[seat] = {}
-            elif event in (L.EV_ATTACK, L.EV_REPLY):
+            elif event in (L.EV.ATTACK, L.EV.REPLY):
                 legal = {(m, act) for m, act, _, _ in self.plays(hand)}
                 number, action = c, self.types[a][0]
-                if event == L.EV_REPLY:
+                if event == L.EV.REPLY:
                     n, act, conds = last
                     legal = self.replies(hand, n, act, conds)
                     assert d == n and ev == conds                     # SJ-6, OP-3
@@ -136,29 +136,29 @@ class Reference:
                         hand[t] -= 1
                         table.append(t)
                 last = (number, action, self.conds_of(a, b))
-            elif event == L.EV_PASS:
+            elif event == L.EV.PASS:
                 n, act, conds = last
                 if a == 1:   # forced: no legal reply existed (SJ-7)
                     assert not self.replies(hand, n, act, conds)
                 elif not self.rules.voluntary_pass:
                     raise AssertionError("a voluntary pass without OP-13")
                 assert d == len(table)
-            elif event == L.EV_TAKE:
+            elif event == L.EV.TAKE:
                 hand[a] = hand.get(a, 0) + 1
                 table.remove(a)
-            elif event == L.EV_CLEAR:
+            elif event == L.EV.CLEAR:
                 table.clear()
-            elif event == L.EV_FOLLOW and a != L.NO_FOLLOW:
-                hand[L.SLASH if a == L.FOLLOW_SLASH else L.THRUST] -= 1
-            elif event == L.EV_DODGE:
-                hand[L.DODGE_LEFT if a == L.ANSWER_LEFT else L.DODGE_RIGHT] -= 1
-            elif event == L.EV_COUNTER:
-                hand[L.COUNTER] -= 1
+            elif event == L.EV.FOLLOW and a != L.FOLLOW.NONE:
+                hand[L.CARD.SLASH if a == L.FOLLOW.SLASH else L.CARD.THRUST] -= 1
+            elif event == L.EV.DODGE:
+                hand[L.CARD.DODGE_LEFT if a == L.ANSWER.LEFT else L.CARD.DODGE_RIGHT] -= 1
+            elif event == L.EV.COUNTER:
+                hand[L.CARD.COUNTER] -= 1
                 if not b and self.rules.wrong_counter == "kept":
-                    hand[L.COUNTER] += 1
-            elif event == L.EV_NO_LEAD:
+                    hand[L.CARD.COUNTER] += 1
+            elif event == L.EV.NO_LEAD:
                 assert not list(self.plays(hand))                     # OP-16
-            elif event == L.EV_END:
+            elif event == L.EV.END:
                 assert sum(hands[0].values()) == c and sum(hands[1].values()) == d
             for h in hands.values():
                 assert all(v >= 0 for v in h.values())

@@ -21,15 +21,15 @@ NO_REPLY = ("V1", "V2", "V3", "V4", "V5", "V6", "V7")  # ...which these cards ca
 A98 = ("attack", "V98")
 DODGER = ("V1", "V2", "V3", "V4", "V5", "V6", "DL")
 COUNTERER = ("V1", "V2", "V3", "V4", "V5", "CK", "DL")
-KINDS = (L.EV_DRAW, L.EV_ATTACK, L.EV_REPLY, L.EV_PASS, L.EV_FOLLOW, L.EV_DODGE, L.EV_COUNTER,
-         L.EV_HIT, L.EV_NO_LEAD)
+KINDS = (L.EV.DRAW, L.EV.ATTACK, L.EV.REPLY, L.EV.PASS, L.EV.FOLLOW, L.EV.DODGE, L.EV.COUNTER,
+         L.EV.HIT, L.EV.NO_LEAD)
 
 
 def story(d, start=0, stop=None, kinds=KINDS):
     """(event, seat, a, b) of the rows start..stop of the given kinds (deal draws left out)."""
     rows = d.rows[start:stop]
     return [(r[0], r[2], r[3], r[4]) for r in rows
-            if r[0] in kinds and not (r[0] == L.EV_DRAW and r[4] == L.WHY_DEAL)]
+            if r[0] in kinds and not (r[0] == L.EV.DRAW and r[4] == L.WHY.DEAL)]
 
 
 def index_of(d, row):
@@ -37,7 +37,7 @@ def index_of(d, row):
 
 
 def next_attack_after(d, i):
-    return next(k for k in range(i + 1, len(d.rows)) if d.rows[k][0] == L.EV_ATTACK)
+    return next(k for k in range(i + 1, len(d.rows)) if d.rows[k][0] == L.EV.ATTACK)
 
 
 # --- SJ-2: the redraw message (issue 21 item 4) ----------------------------------------------
@@ -45,12 +45,12 @@ def next_attack_after(d, i):
 def counted_numbers(rows, redraw_index, seat, zeros_count):
     """SJ-2 / OP-16 read from the log: the number cards in the hand dealt just before a redraw
     (the seat's last 7 deal draws), 0s counted only when opening_zeros is on."""
-    types = {r[3]: r[4] for r in rows if r[0] == L.EV_TYPE}   # type -> action
+    types = {r[3]: r[4] for r in rows if r[0] == L.EV.TYPE}   # type -> action
     dealt = [r[3] for r in rows[:redraw_index]
-             if r[0] == L.EV_DRAW and r[2] == seat and r[4] == L.WHY_DEAL][-L.HAND_SIZE:]
+             if r[0] == L.EV.DRAW and r[2] == seat and r[4] == L.WHY.DEAL][-L.HAND_SIZE:]
     numbers = [t for t in dealt if t >= L.FIRST_NUMBER]
-    return sum(1 for t in numbers if zeros_count or types[t] != L.ZERO), \
-        sum(1 for t in numbers if types[t] == L.ZERO)
+    return sum(1 for t in numbers if zeros_count or types[t] != L.ACT.ZERO), \
+        sum(1 for t in numbers if types[t] == L.ACT.ZERO)
 
 
 def redraw_lines(events, labels):
@@ -65,7 +65,7 @@ def test_sj2_the_redraw_message_gives_the_count_the_rule_used_issue_example():
     _, events, seats = play_one("shuojian", {"opening_zeros": False}, ["random", "random"], seed=1,
                                 game_index=646)
     rows = [tuple(int(x) for x in r) for r in events]
-    redraws = [i for i, r in enumerate(rows) if r[0] == L.EV_REDRAW]
+    redraws = [i for i, r in enumerate(rows) if r[0] == L.EV.REDRAW]
     assert redraws, "the example game no longer redraws (the random streams changed?)"
     lines = redraw_lines(events, seats.labels)
     assert len(lines) == len(redraws)
@@ -88,7 +88,7 @@ def test_sj2_the_redraw_message_counts_number_cards_as_sj2_does(hand, zeros_coun
     """SJ-2 / OP-16: the redraw event and its narrative give the number cards SJ-2 counted (0s
     only when opening_zeros is on) and, when they were left out, how many 0s."""
     d = duel(hands=(hand, NO_REPLY), opening_zeros=zeros_count)
-    redraw = d.events(L.EV_REDRAW, seat=0)[0]   # the scripted hand (a redrawn one may fail too)
+    redraw = d.events(L.EV.REDRAW, seat=0)[0]   # the scripted hand (a redrawn one may fail too)
     assert (redraw[3], redraw[4]) == (counted, zeros)
     assert counted_numbers(d.rows, index_of(d, redraw), 0, zeros_count) == (counted, zeros)
     line = redraw_lines(d.rows, d.labels)[0]
@@ -106,12 +106,12 @@ def test_sj3_every_play_and_pass_of_a_long_exchange_follows_its_own_draw():
     replier = ("V3", "V6", "H3", "H5", "H6", "SL", "DL")
     d = duel(hands=(lead, replier), draws=("V7", "V8", "V1"),
              steps=((("attack", "V35"), ("reply", "V17")), (("reply", "H35"),)))
-    assert d.numbers(L.EV_REPLY)[:2] == [35, 17]   # seat 0's second play of the exchange
+    assert d.numbers(L.EV.REPLY)[:2] == [35, 17]   # seat 0's second play of the exchange
     plays = 0
     for i, row in enumerate(d.rows):
-        if row[0] in (L.EV_ATTACK, L.EV_REPLY, L.EV_PASS):
+        if row[0] in (L.EV.ATTACK, L.EV.REPLY, L.EV.PASS):
             before = story(d, 0, i)[-1]
-            assert before[:2] == (L.EV_DRAW, row[2]) and before[3] == L.WHY_PLAY, (i, row)
+            assert before[:2] == (L.EV.DRAW, row[2]) and before[3] == L.WHY.PLAY, (i, row)
             plays += 1
     assert plays >= 5
 
@@ -131,7 +131,7 @@ def test_sj5_an_equal_number_answers_only_with_the_other_action(lead_play, reply
     steps = ((("attack", lead_play),), (("reply", reply),))
     if legal:
         d = duel(hands=(lead, replier), draws=("V7", "V8"), steps=steps)
-        assert d.numbers(L.EV_REPLY, seat=1)[0] == int(reply[1:])
+        assert d.numbers(L.EV.REPLY, seat=1)[0] == int(reply[1:])
     else:
         with pytest.raises(StrategyError, match="illegal action"):
             duel(hands=(lead, replier), draws=("V7", "V8"), steps=steps)
@@ -146,13 +146,13 @@ def test_sj7_the_passer_takes_every_number_card_of_the_exchange():
     passer = ("H4", "H9", "SL", "SL", "DL", "DR", "TH")
     d = duel(hands=(lead, passer), draws=("H3", "DL", "H5", "SL"),
              steps=((("attack", "V21"), ("reply", "H21"), ("follow", "none")), (("reply", "H4"),)))
-    assert d.numbers(L.EV_ATTACK)[:1] + d.numbers(L.EV_REPLY)[:2] == [21, 4, 21]
-    (pass_row,) = d.events(L.EV_PASS)[:1]
+    assert d.numbers(L.EV.ATTACK)[:1] + d.numbers(L.EV.REPLY)[:2] == [21, 4, 21]
+    (pass_row,) = d.events(L.EV.PASS)[:1]
     assert pass_row[2] == 1 and pass_row[3] == 1 and pass_row[6] == 5   # forced, 5 on the table
-    taken = [r[3] for r in d.events(L.EV_TAKE, seat=1) if r[1] == pass_row[1]]
+    taken = [r[3] for r in d.events(L.EV.TAKE, seat=1) if r[1] == pass_row[1]]
     played = []
     for r in d.rows[:index_of(d, pass_row)]:
-        if r[0] in (L.EV_ATTACK, L.EV_REPLY):
+        if r[0] in (L.EV.ATTACK, L.EV.REPLY):
             played += [t for t in (r[3], r[4]) if t >= 0]
     assert sorted(taken) == sorted(played)
     assert d.record["taken_1"] >= 5
@@ -176,13 +176,13 @@ def test_sj9_dodge_right_moves_right_and_dodge_left_from_the_left_square_is_void
     its right square; Dodge left has no square there: void, and it loses."""
     d = duel(hands=(LEAD_98, DODGER[:6] + ("DR",)), draws=("V5", "V7"),
              steps=((A98, ("follow", "slash")), ()), mat_start="left")
-    assert d.events(L.EV_PLACE, seat=1)[0][3] == 0
-    dodge = d.events(L.EV_DODGE, seat=1)[0]
-    assert (dodge[3], dodge[4], dodge[5]) == (L.ANSWER_RIGHT, 1, 0)
+    assert d.events(L.EV.PLACE, seat=1)[0][3] == 0
+    dodge = d.events(L.EV.DODGE, seat=1)[0]
+    assert (dodge[3], dodge[4], dodge[5]) == (L.ANSWER.RIGHT, 1, 0)
     void = duel(hands=(LEAD_98, DODGER[:5] + ("DL", "DR")), draws=("V5", "V7"),
                 steps=((A98, ("follow", "slash")), (("answer", "left"),)), mat_start="left")
     assert void.end == "void_dodge" and void.winners == [0]
-    assert void.events(L.EV_DODGE, seat=1)[0][3:6] == (L.ANSWER_LEFT, 0, 1)
+    assert void.events(L.EV.DODGE, seat=1)[0][3:6] == (L.ANSWER.LEFT, 0, 1)
 
 
 # --- SJ-10 ------------------------------------------------------------------------------------
@@ -198,14 +198,14 @@ def test_sj10_with_no_follow_up_the_striker_draws_one_more_and_attacks_again(han
     none): it draws 1 more card on top of the SJ-3 draw, then attacks again with number cards.
     extra_draw=same: only the SJ-3 draw. Planted fault caught: the extra draw skipped when the
     striker plays no Slash or Thrust after a pass (it was tested only after a dodge)."""
-    for extra, draws in (("extra", [L.WHY_EXTRA, L.WHY_PLAY]), ("same", [L.WHY_PLAY])):
+    for extra, draws in (("extra", [L.WHY.EXTRA, L.WHY.PLAY]), ("same", [L.WHY.PLAY])):
         d = duel(hands=(hand, NO_REPLY), draws=("V5", "V7", "H1", "H2"), steps=(steps, ()),
                  extra_draw=extra)
-        i = index_of(d, d.events(L.EV_PASS)[0])
+        i = index_of(d, d.events(L.EV.PASS)[0])
         after = story(d, i + 1, next_attack_after(d, i) + 1)
-        assert after[0] == (L.EV_FOLLOW, 0, L.NO_FOLLOW, 0)
-        assert [(e[0], e[1], e[3]) for e in after[1:-1]] == [(L.EV_DRAW, 0, why) for why in draws]
-        assert after[-1][:2] == (L.EV_ATTACK, 0)
+        assert after[0] == (L.EV.FOLLOW, 0, L.FOLLOW.NONE, 0)
+        assert [(e[0], e[1], e[3]) for e in after[1:-1]] == [(L.EV.DRAW, 0, why) for why in draws]
+        assert after[-1][:2] == (L.EV.ATTACK, 0)
 
 
 # --- SJ-11 ------------------------------------------------------------------------------------
@@ -231,11 +231,11 @@ def test_sj11_a_counter_kill_names_the_strikers_swordsman_not_the_passers(first)
     mine, theirs = (9, 4) if striker == 0 else (4, 9)
     right = play(mine)
     assert right.swordsman(striker) == mine and right.swordsman(passer) == theirs
-    assert right.events(L.EV_COUNTER)[0][2:5] == (passer, mine, 1)
+    assert right.events(L.EV.COUNTER)[0][2:5] == (passer, mine, 1)
     assert right.end == "counter_kill" and right.winners == [passer]
     wrong = play(theirs)
-    assert wrong.events(L.EV_COUNTER)[0][2:5] == (passer, theirs, 0)
-    assert wrong.events(L.EV_DODGE)[0][2:4] == (passer, L.ANSWER_LEFT)
+    assert wrong.events(L.EV.COUNTER)[0][2:5] == (passer, theirs, 0)
+    assert wrong.events(L.EV.DODGE)[0][2:4] == (passer, L.ANSWER.LEFT)
     assert wrong.record["counter_kills_right"] == 0
 
 
@@ -247,8 +247,8 @@ def test_sj11_a_right_counter_kill_can_only_be_dodged_not_countered_back():
     d = duel(hands=(lead, COUNTERER), draws=("V5", "V7", "H1", "H2"),
              steps=((A98, ("follow", "slash"), ("answer", "counter"), ("guess", 4)),
                     (("answer", "counter"), ("guess", 9))), counter_kills=2)
-    assert [r[2:5] for r in d.events(L.EV_COUNTER)] == [(1, 9, 1)]
-    assert d.events(L.EV_HIT)[0][2:4] == (0, L.COUNTER)
+    assert [r[2:5] for r in d.events(L.EV.COUNTER)] == [(1, 9, 1)]
+    assert d.events(L.EV.HIT)[0][2:4] == (0, L.CARD.COUNTER)
     assert d.end == "counter_kill" and d.winners == [1]
 
 
@@ -259,10 +259,10 @@ def test_sj11_one_counter_kill_per_blow_even_when_a_wrong_one_is_kept():
              steps=((A98, ("follow", "slash")),
                     (("answer", "counter"), ("guess", 5), ("answer", "counter"), ("guess", 6))),
              wrong_counter="kept")
-    i = index_of(d, d.events(L.EV_FOLLOW)[0])
+    i = index_of(d, d.events(L.EV.FOLLOW)[0])
     window = story(d, i, next_attack_after(d, i))
-    assert [e for e in window if e[0] == L.EV_COUNTER] == [(L.EV_COUNTER, 1, 5, 0)]
-    assert (L.EV_DODGE, 1, L.ANSWER_LEFT, 0) in window
+    assert [e for e in window if e[0] == L.EV.COUNTER] == [(L.EV.COUNTER, 1, 5, 0)]
+    assert (L.EV.DODGE, 1, L.ANSWER.LEFT, 0) in window
 
 
 # --- SJ-12 ------------------------------------------------------------------------------------
@@ -279,19 +279,19 @@ def test_sj12_a_thrust_cannot_be_answered_by_a_counter_kill_only_dodged():
              draws=("V5", "V7", "H1", "H2"),
              steps=((A98, ("follow", "thrust")), (("answer", "counter"), ("guess", 9))),
              mat_start="facing")
-    assert d.events(L.EV_FOLLOW)[0][3] == L.FOLLOW_THRUST
-    first_attack = next_attack_after(d, index_of(d, d.events(L.EV_FOLLOW)[0]))
+    assert d.events(L.EV.FOLLOW)[0][3] == L.FOLLOW.THRUST
+    first_attack = next_attack_after(d, index_of(d, d.events(L.EV.FOLLOW)[0]))
     window = story(d, 0, first_attack)
-    assert not [e for e in window if e[0] == L.EV_COUNTER]
-    assert (L.EV_DODGE, 1, L.ANSWER_RIGHT, 1) in window
+    assert not [e for e in window if e[0] == L.EV.COUNTER]
+    assert (L.EV.DODGE, 1, L.ANSWER.RIGHT, 1) in window
     with pytest.raises(StrategyError, match="illegal action"):   # asked, it may not counter
         duel(hands=(THRUSTER, ("V1", "V2", "V3", "V4", "CK", "DL", "DR")),
              draws=("V5", "V7"), steps=((A98, ("follow", "thrust")), (("answer", "counter"),)),
              mat_start="facing")
     hit = duel(hands=(THRUSTER, COUNTERER[:6] + ("V6",)), draws=("V5", "V7"),
                steps=((A98, ("follow", "thrust")), (("guess", 9),)), mat_start="facing")
-    assert not hit.events(L.EV_COUNTER)
-    assert hit.events(L.EV_HIT)[0][2:4] == (1, L.THRUST)
+    assert not hit.events(L.EV.COUNTER)
+    assert hit.events(L.EV.HIT)[0][2:4] == (1, L.CARD.THRUST)
     assert hit.end == "thrust" and hit.winners == [0]
 
 
@@ -302,12 +302,12 @@ def test_sj12_one_follow_up_per_pass():
     lead = ("V9", "V8", "SL", "TH", "V1", "V2", "V3")
     d = duel(hands=(lead, DODGER), draws=("V5", "V7", "H1", "H2"),
              steps=((A98, ("follow", "slash"), ("follow", "thrust")), ()))
-    i = index_of(d, d.events(L.EV_PASS)[0])
+    i = index_of(d, d.events(L.EV.PASS)[0])
     window = story(d, i, next_attack_after(d, i) + 1)
-    assert [e for e in window if e[0] == L.EV_FOLLOW] == [(L.EV_FOLLOW, 0, L.FOLLOW_SLASH, 0)]
-    assert (L.EV_DODGE, 1, L.ANSWER_LEFT, 0) in window
-    assert [e[3] for e in window if e[0] == L.EV_DRAW] == [L.WHY_EXTRA, L.WHY_PLAY]
-    assert window[-1][:2] == (L.EV_ATTACK, 0)
+    assert [e for e in window if e[0] == L.EV.FOLLOW] == [(L.EV.FOLLOW, 0, L.FOLLOW.SLASH, 0)]
+    assert (L.EV.DODGE, 1, L.ANSWER.LEFT, 0) in window
+    assert [e[3] for e in window if e[0] == L.EV.DRAW] == [L.WHY.EXTRA, L.WHY.PLAY]
+    assert window[-1][:2] == (L.EV.ATTACK, 0)
 
 
 # --- SJ-13 ------------------------------------------------------------------------------------
@@ -315,9 +315,9 @@ def test_sj12_one_follow_up_per_pass():
 def finishing_cards_used(d, kept_wrong: bool) -> int:
     """SJ-13 read from the log: Slashes and Thrusts played, dodges, Counter-kills (a wrong one
     goes back to the hand when OP-7 says kept)."""
-    follows = sum(1 for r in d.events(L.EV_FOLLOW) if r[3] != L.NO_FOLLOW)
-    counters = sum(1 for r in d.events(L.EV_COUNTER) if r[4] == 1 or not kept_wrong)
-    return follows + len(d.events(L.EV_DODGE)) + counters
+    follows = sum(1 for r in d.events(L.EV.FOLLOW) if r[3] != L.FOLLOW.NONE)
+    counters = sum(1 for r in d.events(L.EV.COUNTER) if r[4] == 1 or not kept_wrong)
+    return follows + len(d.events(L.EV.DODGE)) + counters
 
 
 @pytest.mark.parametrize("wrong_counter", ["lost", "kept"])
