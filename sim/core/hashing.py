@@ -23,7 +23,7 @@ def hash_array(values, h):
     pass
 
 
-@overload(hash_array, inline="always")
+@overload(hash_array, jit_options={"_nrt": False})
 def _hash_array(values, h):
     if isinstance(values.dtype, types.Float):
         def by_value(values, h):  # floats by value, not by bits
