@@ -1140,7 +1140,7 @@ def play_game(g, out, row):
     write_record(g, out, row)
 
 
-core.register(State, play_game=play_game, observe=observe, redeal=redeal,
+core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
               strategy=builtin_decide, off_script=off_script)
 
 
