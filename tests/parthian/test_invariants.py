@@ -8,7 +8,7 @@ import pytest
 from numba import njit
 
 from sim import core
-from sim.core.state import KIND, RANDOM
+from sim.core.state import E_SET, ERROR, KIND, RANDOM, seat_at
 from sim.parthian import kernel as K
 from sim.parthian.layout import END, G, I, N_ACTIONS, N_LEGIONS, P, R, SHOTS
 from sim.parthian.rules import ParthianRules
@@ -101,7 +101,7 @@ def drive(g, kinds_pool, key, n_games, share_ties, ends, failure):
     for game in range(n_games):
         seed_game(key, game, c.streams)
         for p in range(n):
-            c.seats[p, KIND] = kinds_pool[rand_below(c.streams, 0, kinds_pool.shape[0])]
+            c.ints[seat_at(p, KIND)] = kinds_pool[rand_below(c.streams, 0, kinds_pool.shape[0])]
             c.params[p, 0] = rand_below(c.streams, 0, 2)  # cautious margin / glory prudence
         K.setup(g)
         while gs[G.END] < 0:
@@ -118,7 +118,7 @@ def drive(g, kinds_pool, key, n_games, share_ties, ends, failure):
                     failure[0], failure[1], failure[2] = game, gs[G.ROUND], 10
                     return
                 g.actions[p] = core.ask(g, 0, p, N_ACTIONS)
-                if c.error[3] == 1:
+                if c.ints[ERROR + E_SET] == 1:
                     failure[0], failure[1], failure[2] = game, gs[G.ROUND], 11
                     return
             K.resolve_round(g)

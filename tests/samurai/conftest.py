@@ -62,7 +62,7 @@ class Table:
         self.g = kernel_state("samurai", self.variant, seats or [script()] * n, seed=seed,
                               max_events=4096, ctl=ctl)
         self.pub, self.hid, self.ks = self.g.pub, self.g.hid, self.g.ks
-        self.log, self.error = self.g.core.log, self.g.core.error
+        self.log = self.g.core.log
         K.setup(self.g)
         self.mark = int(self.log[0, 0])
 
