@@ -22,13 +22,11 @@ Where the brief is silent, the kernel reads it as follows:
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
+from ..datafile import read_packaged, read_table
 from ..errors import RulesError
 from ..variant import Tunable, Variant, option, parse_int_tuple
 from . import layout as L
@@ -67,19 +65,13 @@ def parse_assignments(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def _read_csv(package_file: str, path: str | None, what: str, columns: list[str]):
+    """A data table's rows and its name for messages, read by sim.datafile (CSV with comma,
+    semicolon or tab in UTF-8/UTF-16, or .xlsx[#Sheet]); path None = the shipped table."""
     if path is None:
-        text = resources.files("sim.samurai").joinpath(f"data/{package_file}").read_text()
-        source = f"the default {what}"
+        table = read_packaged("sim.samurai", package_file, what, columns)
     else:
-        if not Path(path).is_file():
-            raise RulesError(f"{what} {path!r}: no such file")
-        text, source = Path(path).read_text(), f"{what} {path!r}"
-    reader = csv.DictReader(text.splitlines())
-    missing = [c for c in columns if c not in (reader.fieldnames or [])]
-    if missing:
-        raise RulesError(f"{source} lacks the column(s) {', '.join(missing)}; it needs "
-                         f"{', '.join(columns)}")
-    return list(reader), source
+        table = read_table(path, what, columns)
+    return table, table.label
 
 
 def _int(value, what: str) -> int:
@@ -99,8 +91,8 @@ class SamuraiRules(Variant):
     n_players: int = option(5, "number of players, 3 to 7", "SS-1")
     turn_cap: int = option(600, "turns after which an unfinished game is cut and reported as "
                            "'capped', never as a win", "OP-3")
-    card_table: str | None = option(None, "CSV of play cards: card,kind,count,difficulty,damage; "
-                                    "default: the shipped 90-card deck", "OP-2, SS-10")
+    card_table: str | None = option(None, "CSV or .xlsx of play cards: card,kind,count,difficulty,"
+                                    "damage; default: the shipped 90-card deck", "OP-2, SS-10")
     card_counts: tuple = option((), "override card counts, e.g. 'parry=12,bokken=5'", "OP-2",
                                 parse=parse_assignments)
     weapon_stats: tuple = option((), "override weapons' difficulty/damage, e.g. 'katana=2/3,bo=3/1'",
@@ -160,8 +152,9 @@ class SamuraiRules(Variant):
                                        parse=parse_names)
     character_resilience: tuple = option((), "override resilience, e.g. 'benkei=4'", "SS-3",
                                          parse=parse_assignments)
-    role_table: str | None = option(None, "CSV of roles: players,role,count,honour,multiplier,"
-                                    "top_stars_multiplier; default: the rulebook's", "SS-1, SS-2, SS-19")
+    role_table: str | None = option(None, "CSV or .xlsx of roles: players,role,count,honour,"
+                                    "multiplier,top_stars_multiplier; default: the rulebook's",
+                                    "SS-1, SS-2, SS-19")
     starting_honour: tuple = option((), "override starting honour at this player count, e.g. "
                                     "'shogun=6,ninja=3'", "SS-2", parse=parse_assignments)
     multipliers: tuple = option((), "override score multipliers at this player count, e.g. "
@@ -235,7 +228,7 @@ class SamuraiRules(Variant):
                                  ["card", "count", "difficulty", "damage"])
         matrix = np.zeros((L.N_TYPES, L.N_CARD_COLUMNS), np.int64)
         seen = set()
-        for line, row in enumerate(rows, start=2):
+        for line, row in rows:
             t = CARD_IDS.get(_key(row["card"]))
             if t is None:
                 raise RulesError(f"{source}, line {line}: unknown card {row['card']!r}; the cards "
@@ -323,7 +316,7 @@ class SamuraiRules(Variant):
         rows, source = _read_csv("characters.csv", None, "character table",
                                  ["character", "resilience"])
         values = np.zeros(L.N_CHARACTERS, np.int64)
-        for row in rows:
+        for _, row in rows:
             values[self._character(row["character"], source)] = _int(row["resilience"], source)
         for name, value in self.character_resilience:
             values[self._character(name, "character_resilience")] = _int(value, f"resilience of {name}")
@@ -364,7 +357,7 @@ class SamuraiRules(Variant):
         rows, source = _read_csv("roles.csv", self.role_table, "role_table",
                                  ["players", "role", "count", "honour", "multiplier"])
         table = {}
-        for line, row in enumerate(rows, start=2):
+        for line, row in rows:
             if _int(row["players"], f"{source}, line {line}") != self.n_players:
                 continue
             role = str(row["role"]).strip().lower()

@@ -29,6 +29,10 @@ VARIANTS = {
 }
 
 
+# The many-game tests have a time limit so that a hang fails (issue 21): each case takes
+# under 1 s warm, but the first to run compiles Sunzi's kernels, 202 s cold on the busy 2-core
+# machine.
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("name", VARIANTS)
 def test_armies_are_conserved_and_records_are_consistent(name):
     rules = SunziRules(**VARIANTS[name])
@@ -60,6 +64,7 @@ def test_the_kernels_conservation_check_catches_a_lost_army():
     assert not K.conserved(g)
 
 
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
 @pytest.mark.parametrize("strategy, n", [("random", 60_000), ("greedy", 20_000)])
 def test_sides_win_equally_with_the_same_strategy(mode, strategy, n):
@@ -73,6 +78,7 @@ def test_sides_win_equally_with_the_same_strategy(mode, strategy, n):
     assert black_low < 0.5 < black_high
 
 
+@pytest.mark.timeout(600)
 def test_every_leader_pairing_runs():
     """Warlord mode: all 4 x 4 fixed pairings (SZ-3) play without error and record the pick."""
     for white in "abcd":
