@@ -81,7 +81,7 @@ def test_malformed_legion_table_from_the_command_line(tmp_path):
 def test_commands_that_play_games_use_every_core_by_default(command, monkeypatch):
     """Issue 21 item 5: simulate used one core while report used all; the results are the same
     at any --jobs (tests/engine/test_runner.py), so every command defaults to every core."""
-    from sim.cli import build_parser
+    from cli.main import build_parser
     from sim.runner import all_cores
 
     assert build_parser().parse_args(command).jobs == all_cores()

@@ -11,7 +11,7 @@ import numpy as np
 import openpyxl
 import pytest
 
-from sim.cli import main
+from cli.main import main
 from sim.datafile import is_table_path, parse_table, read_packaged, read_table
 from sim.errors import RulesError
 from sim.parthian.rules import ParthianRules, legion_table, legion_table_csv
