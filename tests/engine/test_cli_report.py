@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from sim import cli
+from cli import main as cli
 
 
 def test_report_takes_games_as_repeatable_game_options(monkeypatch, tmp_path, capsys):
