@@ -119,11 +119,13 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     for name, (arguments, body) in ANSWERS.items():
         _bind(_STUBS[name], arguments, body, state_class, functions)
     for stub, value in ((chance_streams, n_chance), (decision_types, n_decisions)):
-        _bind(stub, ("g",), f"return {int(value)}", state_class, {})
+        # inlined: a called constant would copy the whole state on every decision
+        _bind(stub, ("g",), f"return {int(value)}", state_class, {}, inline=True)
 
 
-def _bind(stub, arguments, body, state_class, functions) -> None:
-    """One overload of ``stub``, for states of ``state_class``: ``body`` over ``functions``."""
+def _bind(stub, arguments, body, state_class, functions, inline: bool = False) -> None:
+    """One overload of ``stub``, for states of ``state_class``: ``body`` over ``functions``
+    (called: each answer is compiled once per game, not into every place that asks)."""
     names = ", ".join(arguments)
     namespace = {"types": types, "state_class": state_class, **functions}
     exec(f"def typer({names}):\n"
@@ -131,7 +133,10 @@ def _bind(stub, arguments, body, state_class, functions) -> None:
          f"        def answer({names}):\n"
          f"            {body}\n"
          f"        return answer\n", namespace)
-    overload(stub, jit_options={"_nrt": False})(namespace["typer"])
+    if inline:
+        overload(stub, inline="always")(namespace["typer"])
+    else:
+        overload(stub, jit_options={"_nrt": False})(namespace["typer"])
 
 
 def controller_type(g):
