@@ -11,8 +11,8 @@
 A game imports what it needs from here (docs/new_game.md walks through a game).
 """
 from .hooks import register
-from .protocol import ask, ask_set, decide, log_event, run_chunk, stopped, stream
+from .protocol import ask, ask_all, ask_set, decide, log_event, run_chunk, stopped, stream
 from .state import Batch, Core, new_core
 
-__all__ = ["Batch", "Core", "ask", "ask_set", "decide", "log_event", "new_core", "register", "run_chunk",
-           "stopped", "stream"]
+__all__ = ["Batch", "Core", "ask", "ask_all", "ask_set", "decide", "log_event", "new_core",
+           "register", "run_chunk", "stopped", "stream"]

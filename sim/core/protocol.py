@@ -93,6 +93,22 @@ def ask_set(g, decision, seat, mask, n):
 
 
 @inline
+def ask_all(g, decision, seat, n):
+    """``ask`` for a decision whose actions 0..n-1 are all legal (the game has set legal[:n]):
+    the same protocol and answers, but a random seat draws one without scanning the mask
+    (Shuo Jian's replies list hundreds of plays)."""
+    if n <= 1:
+        return n - 1
+    c = g.core
+    if c.ints[seat_at(seat, KIND)] == RANDOM and not control.active(c.ctl):
+        return rand_below(c.streams, stream(g, seat, decision), n)
+    legal = c.legal[:n]
+    if control.active(c.ctl):
+        return ask_controlled(g, decision, seat, n, 0)
+    return checked(c, seat, decide(g, decision, seat, legal), legal, 0)
+
+
+@inline
 def decide(g, decision, seat, legal):
     """The answer of the strategy seated at ``seat`` (no forced-move rule, no controller, no
     check): what a game's redeal calls to let other seats choose again."""

@@ -758,7 +758,7 @@ def exchange(g, attacker):
         return 1 - attacker
     for i in range(n):
         legal[i] = True
-    make_play(g, attacker, core.ask(g, np.int64(D.ATTACK), attacker, n), False)
+    make_play(g, attacker, core.ask_all(g, np.int64(D.ATTACK), attacker, n), False)
     replier = 1 - attacker
     replied = 0   # bit s: seat s has played in this exchange (OP-11 "first_play")
     replied |= 1 << attacker
@@ -779,7 +779,7 @@ def exchange(g, attacker):
         legal[n] = voluntary  # OP-13: index n = pass
         a = n
         if n > 0:
-            a = core.ask(g, np.int64(D.REPLY), replier, n + 1 if voluntary else n)
+            a = core.ask_all(g, np.int64(D.REPLY), replier, n + 1 if voluntary else n)  # all legal
         count_faced(g, np.int64(1 if a == n else 0))
         if a == n:  # SJ-7: pass and take the table
             pub[P.TURN] += 1
