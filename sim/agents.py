@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import ctypes
 import inspect
+import math
 import weakref
+from functools import lru_cache
 
 import numpy as np
 
@@ -43,6 +45,17 @@ def arrays(observation) -> list[tuple[str, np.dtype, int]]:
             ("rng", np.dtype(np.uint64), 1)]
 
 
+@lru_cache(maxsize=None)
+def _expected_code(observation) -> int:
+    return expected_code(observation)
+
+
+@lru_cache(maxsize=None)
+def _prototype(n_arguments: int):
+    """The ctypes function type: every argument (decision, seat, pointers, dimensions) an int64."""
+    return ctypes.CFUNCTYPE(ctypes.c_int64, *[ctypes.c_int64] * n_arguments)
+
+
 class Callback:
     """A C-callable function of the strategy signature that calls ``answer(decision, seat, obs,
     legal, params, rng) -> action`` with numpy views of the kernel's arrays."""
@@ -53,10 +66,13 @@ class Callback:
         self._fields = arrays(observation)
         self._n_obs = len(observation)
         self._class = observation_class
-        self._expected = expected_code(observation)
+        self._expected = _expected_code(tuple(observation))
         self._views: dict = {}
-        argtypes = [ctypes.c_int64] * (3 + sum(1 + ndim for _, _, ndim in self._fields))
-        self._function = ctypes.CFUNCTYPE(ctypes.c_int64, *argtypes)(self._call)
+        self._spans, at = [], 0   # per array: its pointer's and its dimensions' arguments
+        for k, (_, _, ndim) in enumerate(self._fields):
+            self._spans.append((k, at, at + 1 + ndim))
+            at += 1 + ndim
+        self._function = _prototype(3 + sum(1 + ndim for _, _, ndim in self._fields))(self._call)
         self.address = ctypes.cast(self._function, ctypes.c_void_p).value
 
     def _view(self, k: int, pointer: int, shape: tuple) -> np.ndarray:
@@ -66,7 +82,7 @@ class Callback:
             if len(self._views) >= _MAX_VIEWS:
                 self._views.clear()
             dtype = self._fields[k][1]
-            size = int(np.prod(shape))
+            size = math.prod(shape)
             if size == 0 or pointer == 0:
                 view = np.zeros(shape, dtype)
             else:
@@ -81,10 +97,7 @@ class Callback:
         if self.error is not None:
             return -1
         try:
-            views, i = [], 0
-            for k, (_, _, ndim) in enumerate(self._fields):
-                views.append(self._view(k, rest[i], rest[i + 1:i + 1 + ndim]))
-                i += 1 + ndim
+            views = [self._view(k, rest[at], rest[at + 1:end]) for k, at, end in self._spans]
             obs = self._class(*views[:self._n_obs])
             legal, params, rng = views[self._n_obs:]
             action = self.answer(decision, seat, obs, legal, params, rng)
@@ -117,18 +130,41 @@ def failure(users: np.ndarray) -> "Callback | None":
 AGENT_EXTRAS = ("decision", "seat", "rng")
 
 
+def _extras(agent) -> tuple[str, ...]:
+    """The keywords among AGENT_EXTRAS that ``agent`` takes (kept per function)."""
+    function = getattr(agent, "__func__", agent)
+    try:
+        return _EXTRAS[function]
+    except (KeyError, TypeError):
+        pass
+    wanted = _signature_extras(agent)
+    try:
+        if len(_EXTRAS) > 1024:
+            _EXTRAS.clear()
+        _EXTRAS[function] = wanted
+    except TypeError:  # unhashable callable object
+        pass
+    return wanted
+
+
+_EXTRAS: dict = {}
+
+
+def _signature_extras(agent) -> tuple[str, ...]:
+    try:
+        parameters = inspect.signature(agent).parameters
+    except (TypeError, ValueError):  # a builtin or C callable: obs and legal only
+        return ()
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+        return AGENT_EXTRAS
+    return tuple(name for name in AGENT_EXTRAS if name in parameters)
+
+
 def as_answer(agent):
     """``agent(obs, legal, [decision=..., seat=..., rng=...]) -> action`` as a function of the
     strategy signature: it is handed the keywords among decision, seat and rng that it names
     (or all of them if it takes ``**kwargs``)."""
-    try:
-        parameters = inspect.signature(agent).parameters
-    except (TypeError, ValueError):  # a builtin or C callable: obs and legal only
-        parameters = {}
-    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
-        wanted = AGENT_EXTRAS
-    else:
-        wanted = tuple(name for name in AGENT_EXTRAS if name in parameters)
+    wanted = _extras(agent)
     if not wanted:
         return lambda decision, seat, obs, legal, params, rng: agent(obs, legal)
 

@@ -86,6 +86,40 @@ class _Channel:
         return action
 
 
+class _Kernel(greenlet if greenlet is not None else object):
+    """The greenlet that plays a live game's kernel; its channel answers the Python seats."""
+    channel: _Channel
+
+
+def _answer(obs, legal, decision, seat, rng):
+    """The strategy of every seat played from Python: the live game being played answers."""
+    return getcurrent().channel.answer(obs, legal, decision, seat, rng)
+
+
+PYTHON = Strategy("python", agent=_answer)
+_SEATS: dict = {}   # (game, strategies) -> SeatPlan
+_KEYS: dict = {}    # seed -> master key
+
+
+def _seat_plan(spec, strategies, n):
+    key = (spec.name, tuple(PYTHON if s is None else s for s in strategies))
+    try:
+        plan = _SEATS.get(key)
+    except TypeError:  # an unhashable strategy: not kept
+        return resolve_seats(spec, list(key[1]), n)
+    if plan is None:
+        if len(_SEATS) > 256:
+            _SEATS.clear()
+        plan = _SEATS[key] = resolve_seats(spec, list(key[1]), n)
+    return plan
+
+
+def _master_key(seed):
+    if seed not in _KEYS:
+        _KEYS[seed] = master_key(seed)
+    return _KEYS[seed]
+
+
 class LiveGame:
     """One game, played decision by decision.
 
@@ -114,9 +148,8 @@ class LiveGame:
             raise StrategyError(f"{len(strategies)} strategies given for {n} seats; give one per "
                                 "seat (None: a seat played from Python)")
         self._channel = channel = _Channel(redeal)
-        python = Strategy("python", agent=channel.answer)
         self.python_seats = tuple(s for s, strategy in enumerate(strategies) if strategy is None)
-        self.seats = resolve_seats(self.spec, [python if s is None else s for s in strategies], n)
+        self.seats = _seat_plan(self.spec, strategies, n)
         if redeal is not None and self.seats.searching:
             raise StrategyError("a resampled world (redeal) cannot seat the search player")
         self.seed, self.game_index = seed, int(game_index)
@@ -126,14 +159,16 @@ class LiveGame:
         if redeal is not None:
             options.update(redeal_at=int(redeal[0]), seed=int(redeal[2]))
         channel.ctl = self.seats.controller(self.spec, **options)
-        self.log = np.zeros((max_events, self.spec.kernel.LOG_WIDTH), np.int64)
+        # not zeroed: the kernel sets the count log[0, 0] and writes the rows up to it
+        self.log = np.empty((max_events, self.spec.kernel.LOG_WIDTH), np.int64)
         self.out = None
         self.pending: Decision | None = None
         if greenlet is None:
             raise RunError("a live game needs greenlet: pip install 'balance-toolkit[rl]'")
-        args = (self.spec, args if args is not None else self.rules.kernel_args(), self.seats, master_key(seed), self.game_index,
-                1, self.log, channel.ctl)
-        channel.kernel = greenlet(lambda: _Finished(_play_kernel(*args)))
+        args = (self.spec, args if args is not None else self.rules.kernel_args(), self.seats,
+                _master_key(seed), self.game_index, 1, self.log, channel.ctl)
+        channel.kernel = _Kernel(lambda: _Finished(_play_kernel(*args)))
+        channel.kernel.channel = channel
         _OPEN.add(self)
         self._resume(None)
 
@@ -147,6 +182,10 @@ class LiveGame:
             _OPEN.discard(self)
         else:
             self.pending = step
+        if self.log[0, 0] >= len(self.log) - 1:
+            self.close()
+            raise RunError(f"the game logged more than {len(self.log) - 2} events, the live "
+                           "game's log is full: pass a larger max_events")
 
     @property
     def over(self) -> bool:

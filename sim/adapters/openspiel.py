@@ -39,7 +39,7 @@ import pyspiel
 
 from ..core.header import MAX_SEATS
 from ..errors import RunError, StrategyError
-from ..game import NOBODY, OWNER, PUBLIC
+from ..game import OWNER, PUBLIC
 from ..games import game_names, get_game
 from .table import Table
 
@@ -197,14 +197,15 @@ class Position:
         live, table = self.live, self.table
         events = live.log[1:1 + int(live.log[0, 0])]
         visibility = table.spec.event_visibility
+        tokens, n_seats = self.tokens, table.n_seats
         for row in events[self.events_seen:].tolist():
             seen = visibility[row[0]] if row[0] < len(visibility) else PUBLIC
-            if seen == NOBODY:
-                continue
-            token = "e" + ",".join(map(str, row))
-            for seat in (range(table.n_seats) if seen != OWNER else
-                         ([row[2]] if 0 <= row[2] < table.n_seats else ())):
-                self.tokens[seat].append(token)
+            if seen == PUBLIC:
+                token = str(row)
+                for seat_tokens in tokens:
+                    seat_tokens.append(token)
+            elif seen == OWNER and 0 <= row[2] < n_seats:
+                tokens[row[2]].append(str(row))
         self.events_seen = len(events)
         pending = live.pending
         if pending is None:

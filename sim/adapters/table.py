@@ -16,6 +16,7 @@ view of a state array (the kernel contract: "views of the state, no copies").
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -62,6 +63,7 @@ class Layout:
             self.fields.append(Field(name, np.dtype(kind), shape, varying[k], offset))
             offset += int(varying[k]) + int(np.prod(shape))
         self.size = offset
+        self._capacity = [math.prod(f.shape) for f in self.fields]
         natural = np.result_type(*[f.dtype for f in self.fields], np.int64)
         self.dtype = np.dtype(dtype) if dtype is not None else natural
         self.observation_class = spec.observation_class
@@ -70,12 +72,12 @@ class Layout:
         """The flat vector of one observation (a new array)."""
         out = np.zeros(self.size, self.dtype)
         out[0] = decision
-        for field, view in zip(self.fields, obs):
+        for field, capacity, view in zip(self.fields, self._capacity, obs):
             start = field.offset
             if field.varying:
                 out[start] = view.shape[0]
                 start += 1
-            if view.size > np.prod(field.shape):
+            if view.size > capacity:
                 raise RunError(f"observation array {field.name!r} has shape {view.shape}, larger "
                                f"than its layout {field.shape}")
             out[start:start + view.size] = view.ravel()

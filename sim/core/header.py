@@ -9,6 +9,7 @@ Both the controller and the search read this module; neither imports the other's
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -117,12 +118,19 @@ def new_ctl(trace_rows: int = 0, perturb_at: int = -1, redeal_at: int = -1, seed
                     | (REPLAY if replay else 0))
     ctl[H.PERTURB_AT] = perturb_at
     ctl[H.REDEAL_AT] = redeal_at
-    ctl[H.RNG] = np.random.SeedSequence(seed).generate_state(1, np.uint64).view(np.int64)[0]
-    for i, (ask, action) in enumerate(plan):
-        row = ctl[H.O_PLAN] + i * PLAN_WIDTH
-        ctl[row:row + PLAN_WIDTH] = ask, action
+    ctl[H.RNG] = _rng_state(int(seed))
+    if len(plan):
+        start = ctl[H.O_PLAN]
+        ctl[start:start + len(plan) * PLAN_WIDTH] = np.asarray(plan, np.int64).reshape(-1)
     ctl[H.PLAN_PRESET] = len(plan)
     return ctl
+
+
+@lru_cache(maxsize=4096)
+def _rng_state(seed: int) -> int:
+    """The controller's first random state for a seed (SeedSequence is slow: live games make
+    a controller per game)."""
+    return int(np.random.SeedSequence(seed).generate_state(1, np.uint64).view(np.int64)[0])
 
 
 def last_searched(ctl: np.ndarray) -> int:
