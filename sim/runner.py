@@ -95,8 +95,10 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
 
     # Compile (or load from cache) once here, so that workers find a warm disk cache. A user
     # strategy's kernel is never disk-cached: Dask workers compile their own, so skip it there.
+    # Python agents sit this game out (the random player takes their seats): an agent with a
+    # memory never sees a game that is not in the table.
     if not (backend == "dask" and seats.user_fns):
-        play_kernel(spec, args, seats, key, 0, 1)
+        play_kernel(spec, args, seats.without_agents(), key, 0, 1)
 
     show = progress if progress is not None else (n_games >= 1_000_000 and sys.stderr.isatty())
     bar = tqdm(total=n_games, unit="game", unit_scale=True, disable=not show,

@@ -73,6 +73,13 @@ class SeatPlan:
     params: np.ndarray         # float64[S, P]
     user_fns: tuple = ()       # per user kind: a numba.njit strategy, or a Strategy with an agent
 
+    def without_agents(self) -> "SeatPlan":
+        """The same seats with the random player in the Python agents' places."""
+        agents = [USER_KIND + k for k, fn in enumerate(self.user_fns) if isinstance(fn, Strategy)]
+        if not agents:
+            return self
+        return replace(self, kinds=np.where(np.isin(self.kinds, agents), RANDOM, self.kinds))
+
     @property
     def searching(self) -> bool:
         return bool((self.kinds == SEARCH_KIND).any())
