@@ -202,3 +202,12 @@ def test_render_is_the_games_narrative():
     env.reset(seed=2)
     text = env.render()
     assert "dealt" in text and text.count("\n") >= 1
+
+
+def test_the_benchmark_measures_every_adapter():
+    from cli.bench import measure_adapters
+
+    r = measure_adapters("kuhn", {}, seconds=0.05)
+    rates = ["kernel", "live", "pettingzoo", "gymnasium", "openspiel", "agent"]
+    assert all(r[k] > 0 for k in rates) and 1 <= r["decisions_per_game"] <= 3
+    assert r["kernel"] > max(r[k] for k in rates[1:])  # a step costs more than a kernel decision

@@ -77,3 +77,14 @@ def test_a_python_agent_plays_in_the_ladder():
     table = ratings(games, resamples=20)
     assert set(table["strategy"]) == {"always-pass", "random", "nash"}
     assert table["games"].sum() == 3 * 2 * 60
+
+
+def test_a_python_agent_sits_in_the_workbench():
+    from analysis.workbench import sweep
+
+    table = sweep("kuhn", {"bet": [1, 2]}, None, [Strategy("py-random", agent=random_agent), "nash"],
+                  n_games=300, seed=1)
+    same = sweep("kuhn", {"bet": [1, 2]}, None, ["random", "nash"], n_games=300, seed=1)
+    assert len(table) == 2
+    assert table.drop(columns=[], errors="ignore").select_dtypes("number").equals(
+        same.select_dtypes("number"))
