@@ -131,7 +131,7 @@ def _bind(stub, arguments, body, state_class, functions) -> None:
          f"        def answer({names}):\n"
          f"            {body}\n"
          f"        return answer\n", namespace)
-    overload(stub, jit_options={"_nrt": False})(namespace["typer"])
+    overload(stub, inline="always")(namespace["typer"])
 
 
 def controller_type(g):
