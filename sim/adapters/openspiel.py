@@ -6,7 +6,8 @@
     game = pyspiel.load_game("python_balance_goofspiel", {"num_cards": 6, "returns": "points"})
 
 The game's parameters are its rule options (an option whose default is None takes "" for
-None; a list option takes its text, e.g. "12,10,8") and three of the adapter's:
+None; a list takes its values separated by ";", e.g. "12;10;8": a comma would end the value
+in OpenSpiel's game string) and three of the adapter's:
 
 - ``deals`` (default 65,536): the first node of every game is a chance node with this many
   equally likely outcomes; outcome d plays the random streams of game d of the master seed
@@ -52,8 +53,8 @@ _TABLES: dict = {}
 def _option_default(value):
     if value is None:
         return ""
-    if isinstance(value, (tuple, list)):
-        return ",".join(map(str, value))
+    if isinstance(value, (tuple, list)):  # ";": a comma would end the value in a game string
+        return ";".join(map(str, value))
     return value
 
 
@@ -78,7 +79,8 @@ def _table(name: str, params: dict) -> tuple[Table, dict]:
     full = {**defaults, **params}
     key = (name, tuple(sorted((k, str(v)) for k, v in full.items())))
     if key not in _TABLES:
-        options = {k: str(v) for k, v in full.items() if k not in DEFAULTS and v != defaults[k]}
+        options = {k: str(v).replace(";", ",") for k, v in full.items()
+                   if k not in DEFAULTS and v != defaults[k]}
         _TABLES[key] = Table(name, options, str(full["returns"]))
     return _TABLES[key], full
 

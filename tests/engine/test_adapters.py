@@ -195,6 +195,10 @@ def test_rewards_can_be_a_seat_column_and_bad_options_are_refused():
         pyspiel.load_game(spiel.PREFIX + "kuhn", {"antes": 2})
     with pytest.raises(RunError, match="deals"):
         pyspiel.load_game(spiel.PREFIX + "kuhn", {"deals": 0})
+    # a list option travels with ";" (a comma would end it in OpenSpiel's game string)
+    game = pyspiel.load_game(spiel.PREFIX + "goofspiel", {"num_cards": 3, "prize_order": "3;1;2"})
+    assert game.table.rules.prize_order == (3, 1, 2)
+    assert pyspiel.load_game(str(game)).table.rules.prize_order == (3, 1, 2)
 
 
 def test_render_is_the_games_narrative():
