@@ -43,6 +43,7 @@ try:
     from greenlet import GreenletExit, getcurrent, greenlet
 except ImportError:  # the rl extra: sim.adapters needs it, the rest of the engine does not
     greenlet = None
+
 MAX_EVENTS = 8192
 _OPEN: "weakref.WeakSet[LiveGame]" = weakref.WeakSet()  # games paused in their kernel
 
@@ -97,20 +98,20 @@ def _answer(obs, legal, decision, seat, rng):
 
 
 PYTHON = Strategy("python", agent=_answer)
-_SEATS: dict = {}   # (game, strategies) -> SeatPlan
+_SEATS: dict = {}   # (game, seats, strategies) -> SeatPlan
 _KEYS: dict = {}    # seed -> master key
 
 
 def _seat_plan(spec, strategies, n):
-    key = (spec.name, tuple(PYTHON if s is None else s for s in strategies))
+    key = (spec.name, n, tuple(PYTHON if s is None else s for s in strategies))
     try:
         plan = _SEATS.get(key)
     except TypeError:  # an unhashable strategy: not kept
-        return resolve_seats(spec, list(key[1]), n)
+        return resolve_seats(spec, list(key[2]), n)
     if plan is None:
         if len(_SEATS) > 256:
             _SEATS.clear()
-        plan = _SEATS[key] = resolve_seats(spec, list(key[1]), n)
+        plan = _SEATS[key] = resolve_seats(spec, list(key[2]), n)
     return plan
 
 

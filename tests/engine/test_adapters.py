@@ -215,3 +215,13 @@ def test_the_benchmark_measures_every_adapter():
     rates = ["kernel", "live", "pettingzoo", "gymnasium", "openspiel", "agent"]
     assert all(r[k] > 0 for k in rates) and 1 <= r["decisions_per_game"] <= 3
     assert r["kernel"] > max(r[k] for k in rates[1:])  # a step costs more than a kernel decision
+
+
+def test_live_games_of_one_game_with_different_seat_counts():
+    for n in (3, 5, 4):
+        live = Table("parthian", {"n_players": n}).live(1, 0)
+        seats = set()
+        while live.pending is not None:
+            seats.add(live.pending.seat)
+            live.play(int(np.flatnonzero(live.pending.legal)[0]))
+        assert seats == set(range(n)) and len(live.shares()) == n
