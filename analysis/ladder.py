@@ -25,6 +25,7 @@ from sim import __version__
 from sim.errors import RunError
 from sim.games import get_game
 from sim.runner import as_rules, simulate
+from sim.strategy import lookup
 
 ELO = 400 / np.log(10)
 
@@ -43,13 +44,16 @@ def play_ladder(game: str, strategies: Sequence[str], rules=None, n_games: int =
     or shared between strategies) and its seats' strategies."""
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    names = list(dict.fromkeys(strategies))
-    if len(names) < 2:
-        raise RunError(f"a ladder needs at least two different strategies, got {list(strategies)}")
+    players = list(dict.fromkeys(strategies))
+    # a strategy given as an object (a user's or a Python agent) is named by its label
+    names = [s if isinstance(s, str) else lookup(spec, s).name for s in players]
+    if len(players) < 2 or len(set(names)) < len(names):
+        raise RunError(f"a ladder needs at least two different strategies with different "
+                       f"names, got {names}")
     rows = []
     tables = tables_for(len(names), rules.n_seats)
     for t, table in enumerate(tqdm(tables, desc=f"{game} ladder", disable=not progress)):
-        batch = simulate(spec, rules, [names[i] for i in table], n_games, seed, jobs=jobs,
+        batch = simulate(spec, rules, [players[i] for i in table], n_games, seed, jobs=jobs,
                          rotate_seats=True, progress=False)
         records = batch.records
         shares = records[[f"win_{s}" for s in range(rules.n_seats)]].to_numpy()

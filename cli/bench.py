@@ -251,6 +251,157 @@ def run_openspiel(n_games: int = 1_000_000, n_python: int = 5_000, n_cpp: int = 
         "|---|---|---|---|---|---|", *rows, ""])
 
 
+# Adapters (balance bench --adapters): each game at its defaults, Goofspiel also at 13 cards
+# (the variant of OpenSpiel's Python-loop figure). Every loop picks uniformly random legal actions.
+ADAPTER_CASES = [(game, {}) for game in ("goofspiel", "kuhn", "parthian", "shuojian", "sunzi",
+                                         "samurai")]
+ADAPTER_CASES += [("goofspiel", {"num_cards": 13}), ("samurai", {"n_players": 7})]
+
+
+def _timed_loop(step, seconds: float) -> tuple[float, int]:
+    """Run ``step()`` (it returns how many decisions it played) for about ``seconds``."""
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        done += step()
+    return time.perf_counter() - start, done
+
+
+def measure_adapters(game: str, rules: dict, seconds: float = 2.0) -> dict:
+    """Decisions/s of one game inside the kernel (random play) and through every adapter
+    (random legal actions chosen in Python), one process; the step time in the first and the
+    second half of the games (a replay from the start would make the second half slower)."""
+    import pyspiel
+
+    import sim.adapters.openspiel as os_adapter
+    from sim.adapters import Table
+    from sim.adapters.gymnasium import SeatEnv
+    from sim.adapters.pettingzoo import BalanceAEC
+    from sim.runner import simulate
+
+    table = Table(game, rules)
+    rng = np.random.default_rng(0)
+    counter = iter(range(10**9))
+    halves = [0.0, 0.0, 0, 0]
+
+    def live_game():
+        live = table.live(1, next(counter))
+        times = []
+        while live.pending is not None:
+            legal = np.flatnonzero(live.pending.legal)
+            start = time.perf_counter()
+            live.play(legal[rng.integers(len(legal))])
+            times.append(time.perf_counter() - start)
+        half = len(times) // 2
+        halves[0] += sum(times[:half])
+        halves[1] += sum(times[half:2 * half])
+        halves[2] += half
+        return len(times)
+
+    live_game()  # compile or load the controlled kernel
+    asks = [live_game() for _ in range(20)]
+    per_game = float(np.mean(asks))
+    simulate(game, rules, "random", 200, seed=1)
+    n_kernel = 2000
+    while True:
+        start = time.perf_counter()
+        simulate(game, rules, "random", n_kernel, seed=1, stream=True)
+        elapsed = time.perf_counter() - start
+        if elapsed > seconds / 4 or n_kernel > 10**7:
+            break
+        n_kernel *= 4
+    kernel = n_kernel * per_game / elapsed
+    halves[:] = [0.0, 0.0, 0, 0]
+    live_s, live_n = _timed_loop(live_game, seconds)
+
+    aec = BalanceAEC(table)
+
+    def pettingzoo_game():
+        aec.reset()
+        n = 0
+        for agent in aec.agent_iter():
+            obs, _, terminated, truncated, _ = aec.last()
+            if terminated or truncated:
+                aec.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            aec.step(legal[rng.integers(len(legal))])
+            n += 1
+        return n
+
+    pz_s, pz_n = _timed_loop(pettingzoo_game, seconds)
+    gym = SeatEnv(table, 0, "random")
+
+    def gymnasium_game():
+        _, info = gym.reset()
+        n, done = 0, False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, done, _, info = gym.step(legal[rng.integers(len(legal))])
+            n += 1
+        return n
+
+    gym_s, gym_n = _timed_loop(gymnasium_game, seconds)
+    spiel = pyspiel.load_game(os_adapter.PREFIX + game, rules)
+
+    def openspiel_game():
+        state, n = spiel.new_initial_state(), 0
+        state.apply_action(int(rng.integers(spiel.max_chance_outcomes())))
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            n += 1
+        return n
+
+    os_s, os_n = _timed_loop(openspiel_game, seconds)
+    first = table.n_seats
+    calls = [0]
+
+    def agent(obs, legal):
+        calls[0] += 1
+        return int(np.flatnonzero(legal)[0])
+
+    n_agent = max(20, int(200 / max(per_game, 1)))
+    simulate(game, rules, [agent] * first, 5, seed=1)
+    calls[0] = 0
+    start = time.perf_counter()
+    simulate(game, rules, [agent] * first, n_agent, seed=1)
+    agent_rate = calls[0] / (time.perf_counter() - start)
+    return {"decisions_per_game": per_game, "kernel": kernel, "live": live_n / live_s,
+            "pettingzoo": pz_n / pz_s, "gymnasium": gym_n / gym_s, "openspiel": os_n / os_s,
+            "agent": agent_rate,
+            "late_over_early": (halves[1] / halves[0]) if halves[0] else float("nan")}
+
+
+def run_adapters(seconds: float = 2.0) -> str:
+    """`balance bench --adapters`: decisions/s through the adapters, every game, one process
+    each, against random play inside the kernel; and OpenSpiel's own goofspiel Python loop."""
+    from sim.games import game_names
+
+    lines = ["Adapters (decisions/s, one process; random legal actions chosen in Python; a "
+             "decision is one asked choice, forced moves are not asked)", "",
+             "| game | variant | decisions/game | kernel | live game | PettingZoo | Gymnasium "
+             "(1 seat) | OpenSpiel adapter | Python agent in simulate | adapter step / kernel "
+             "decision | late / early step |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    known = set(game_names())
+    for game, rules in ADAPTER_CASES:
+        if game not in known:
+            continue
+        variant = ", ".join(f"{k}={v}" for k, v in rules.items()) or "defaults"
+        try:
+            r = _subprocess_json(f"b.measure_adapters({game!r}, {rules!r}, {seconds})")
+        except RuntimeError as failure:
+            lines.append(f"| {game} | {variant} | failed: {str(failure).splitlines()[-1][:80]} |")
+            continue
+        lines.append(f"| {game} | {variant} | {r['decisions_per_game']:.1f} | {r['kernel']:,.0f} | "
+                     f"{r['live']:,.0f} | {r['pettingzoo']:,.0f} | {r['gymnasium']:,.0f} | "
+                     f"{r['openspiel']:,.0f} | {r['agent']:,.0f} | "
+                     f"{r['kernel'] / r['pettingzoo']:,.0f}x | {r['late_over_early']:.2f} |")
+    theirs = _openspiel_child({"num_cards": 13}, 2000, 1)
+    lines += ["", f"OpenSpiel's own goofspiel (13 cards), driven from a Python loop: "
+              f"{theirs['python_decisions_per_s']:,.0f} decisions/s (same run)."]
+    return "\n".join(lines)
+
+
 def run(n_games: int = 1_000_000, stream_games: int = 10_000_000, quick: bool = False,
         record=None) -> str:
     from sim import __version__
@@ -288,4 +439,5 @@ def run(n_games: int = 1_000_000, stream_games: int = 10_000_000, quick: bool = 
 
 
 if __name__ == "__main__":
-    print(run_openspiel() if "--openspiel" in sys.argv else run(quick="--quick" in sys.argv))
+    print(run_openspiel() if "--openspiel" in sys.argv else run_adapters() if "--adapters" in sys.argv
+          else run(quick="--quick" in sys.argv))

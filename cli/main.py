@@ -163,6 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only what a new user waits for: every game's cold start with an "
                        "empty kernel cache, a user strategy's compile into every game, and the "
                        "engine against minimal straight-line kernels (its overhead as a ratio)")
+    bench.add_argument("--adapters", action="store_true",
+                       help="only the adapters: decisions/s of every game through the live game, "
+                       "PettingZoo, Gymnasium, OpenSpiel and a Python agent, against the kernel "
+                       "(needs the rl extra; docs/adapters.md)")
     bench.add_argument("--record", type=Path, help="also write the results as Markdown to this file")
     bench.set_defaults(run=run_bench)
 
@@ -241,11 +245,11 @@ def run_report(args) -> int:
 def run_bench(args) -> int:
     from cli.bench import run
 
-    if args.openspiel or args.search or args.startup:
-        from cli.bench import run_openspiel, run_search, run_startup
+    if args.openspiel or args.search or args.startup or args.adapters:
+        from cli.bench import run_adapters, run_openspiel, run_search, run_startup
 
         text = (run_search() if args.search else run_startup() if args.startup
-                else run_openspiel(args.games))
+                else run_adapters() if args.adapters else run_openspiel(args.games))
         if args.record:
             args.record.write_text(text + "\n")
         print(text)

@@ -15,7 +15,8 @@ def add_game_arguments(parser: argparse.ArgumentParser, games: list[str]) -> Non
                         help="a rule option (repeatable); `balance options GAME` lists them")
     parser.add_argument("--strategy", "-s", action="append", default=[], metavar="NAME",
                         help="strategy per seat in seat order (repeatable; one = every seat); "
-                        "a built-in name or FILE.py:FUNCTION for your own numba.njit strategy")
+                        "a built-in name or FILE.py:FUNCTION for your own numba.njit strategy or "
+                        "Python agent(obs, legal)")
 
 
 def game_request(args):
@@ -41,7 +42,8 @@ def game_request(args):
 
 def load_strategy(text: str):
     """A built-in name (the search player with its settings: ismcts:budget=256,rollout=greedy),
-    or FILE.py:FUNCTION naming a user's numba.njit strategy."""
+    or FILE.py:FUNCTION naming a user's numba.njit strategy or a Python agent (any other
+    callable, ``agent(obs, legal) -> action``: sim/agents.py)."""
     if ":" not in text or not text.rpartition(":")[0].endswith(".py"):
         return text
     from sim.strategy import Strategy
@@ -54,4 +56,11 @@ def load_strategy(text: str):
     module_spec.loader.exec_module(module)
     if not hasattr(module, name):
         raise StrategyError(f"{path!r} has no function {name!r} (from --strategy {text!r})")
-    return Strategy(name, fn=getattr(module, name))
+    from numba.core.registry import CPUDispatcher
+
+    found = getattr(module, name)
+    if isinstance(found, CPUDispatcher):
+        return Strategy(name, fn=found)
+    if not callable(found):
+        raise StrategyError(f"{name!r} in {path!r} is not a function (from --strategy {text!r})")
+    return Strategy(name, agent=found)

@@ -24,6 +24,7 @@ from .game import GameSpec
 from .games import get_game
 from .results import Results, Summary, records_frame
 from .rng import master_key
+from .agents import failure as agent_failure
 from .core.userfn import MISMATCH
 from .strategy import SeatPlan, resolve_seats
 
@@ -94,8 +95,10 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
 
     # Compile (or load from cache) once here, so that workers find a warm disk cache. A user
     # strategy's kernel is never disk-cached: Dask workers compile their own, so skip it there.
+    # Python agents sit this game out (the random player takes their seats): an agent with a
+    # memory never sees a game that is not in the table.
     if not (backend == "dask" and seats.user_fns):
-        play_kernel(spec, args, seats, key, 0, 1)
+        play_kernel(spec, args, seats.without_agents(), key, 0, 1)
 
     show = progress if progress is not None else (n_games >= 1_000_000 and sys.stderr.isatty())
     bar = tqdm(total=n_games, unit="game", unit_scale=True, disable=not show,
@@ -171,15 +174,18 @@ def _open_run_dir(run_dir, provenance: dict, seats: SeatPlan, chunk_size, chunk:
 
 
 def _code_digest(fn) -> str:
-    """What identifies a user strategy's code across processes (its name alone does not)."""
+    """What identifies a user strategy's code across processes (its name alone does not); for
+    a Python agent, the source of its callable (or its type's, for an object)."""
     import hashlib
     import inspect
 
+    code = fn.py_func if hasattr(fn, "py_func") else fn.agent
     try:
-        text = inspect.getsource(fn.py_func)
+        text = inspect.getsource(code if inspect.isroutine(code) else type(code))
     except (OSError, TypeError):
-        text = repr(fn.py_func.__code__.co_code)
-    return f"{fn.py_func.__name__}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+        text = repr(getattr(code, "__code__", type(code)))
+    name = getattr(code, "__name__", type(code).__name__)
+    return f"{name}:{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
 def _chunk_name(start: int, count: int) -> str:
@@ -222,7 +228,8 @@ def _ship_by_value(user_fns) -> None:
     from numba import cloudpickle
 
     for fn in user_fns:
-        module = sys.modules.get(fn.py_func.__module__)
+        code = fn.py_func if hasattr(fn, "py_func") else fn.agent
+        module = sys.modules.get(getattr(code, "__module__", None) or type(code).__module__)
         if module is not None and module.__name__ != "__main__":
             cloudpickle.register_pickle_by_value(module)
 
@@ -320,6 +327,11 @@ def play_kernel(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, c
     error = batch.error
     if error[3] == 1:
         row, seat, action = int(error[0]), int(error[1]), int(error[2])
+        failed = agent_failure(batch.users)
+        if failed is not None:
+            raise StrategyError(
+                f"agent {failed.label!r} at seat {seat} raised {type(failed.error).__name__}: "
+                f"{failed.error} (game {start + row})") from failed.error
         if action == MISMATCH:
             raise StrategyError(
                 f"strategy {seats.labels[seat]!r} at seat {seat} was compiled for other arrays "

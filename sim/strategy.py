@@ -9,7 +9,9 @@ array, so the kernel compiles once and is served from Numba's disk cache. The en
 ``random`` and scripted seats itself, for every game. A user strategy is a ``numba.njit``
 function with the signature above; the engine compiles a small C-callable wrapper of it and hands
 the kernel its address (sim/core/userfn.py), so the game kernel itself stays cached and a user
-strategy costs only its own compile.
+strategy costs only its own compile. A Python agent, any callable ``agent(obs, legal) -> action``
+(optionally also taking ``decision``, ``seat`` or ``rng`` by name), sits at the table through a
+ctypes callback of the same C signature (sim/agents.py): slower, the same determinism.
 """
 from __future__ import annotations
 
@@ -27,20 +29,25 @@ from .game import GameSpec
 
 @dataclass(frozen=True)
 class Strategy:
-    """A player at a seat. Either ``builtin`` (an id the kernel knows) or ``fn`` (user code)."""
+    """A player at a seat: ``builtin`` (an id the kernel knows), ``fn`` (a user's numba.njit
+    strategy) or ``agent`` (a Python callable ``agent(obs, legal) -> action``; sim/agents.py)."""
 
     name: str
     builtin: int | None = None
     fn: object = None
     params: tuple[float, ...] = ()
     doc: str = field(default="", compare=False)
+    agent: object = None
 
     def __post_init__(self):
-        if (self.builtin is None) == (self.fn is None):
-            raise StrategyError(f"strategy {self.name!r} needs exactly one of builtin= or fn=")
+        if sum(x is not None for x in (self.builtin, self.fn, self.agent)) != 1:
+            raise StrategyError(f"strategy {self.name!r} needs exactly one of builtin=, fn= or agent=")
         if self.fn is not None and not isinstance(self.fn, CPUDispatcher):
             raise StrategyError(
                 f"strategy {self.name!r}: fn must be a numba.njit function, got {type(self.fn).__name__}")
+        if self.agent is not None and (not callable(self.agent) or isinstance(self.agent, CPUDispatcher)):
+            raise StrategyError(f"strategy {self.name!r}: agent must be a Python callable "
+                                f"agent(obs, legal) -> action, got {type(self.agent).__name__}")
 
     def with_params(self, *values: float, name: str | None = None) -> "Strategy":
         """The same strategy with other parameters (e.g. for a tuner or a sweep)."""
@@ -64,7 +71,14 @@ class SeatPlan:
     labels: tuple[str, ...]
     kinds: np.ndarray          # int64[S]
     params: np.ndarray         # float64[S, P]
-    user_fns: tuple = ()
+    user_fns: tuple = ()       # per user kind: a numba.njit strategy, or a Strategy with an agent
+
+    def without_agents(self) -> "SeatPlan":
+        """The same seats with the random player in the Python agents' places."""
+        agents = [USER_KIND + k for k, fn in enumerate(self.user_fns) if isinstance(fn, Strategy)]
+        if not agents:
+            return self
+        return replace(self, kinds=np.where(np.isin(self.kinds, agents), RANDOM, self.kinds))
 
     @property
     def searching(self) -> bool:
@@ -82,10 +96,16 @@ class SeatPlan:
     def batch(self, spec: GameSpec, key, first_game: int, rotate: bool = False) -> Batch:
         """What the kernel gets besides its rules and output (sim.core.state.Batch); user
         strategies are compiled here, in the process that plays."""
+        from .agents import as_answer, callback_address
         from .core.userfn import address_of
 
-        users = np.array([address_of(fn, spec.observation, spec.observation_class)
-                          for fn in self.user_fns], np.int64)
+        users = np.zeros(len(self.user_fns), np.int64)
+        for k, fn in enumerate(self.user_fns):
+            if isinstance(fn, Strategy):  # a Python agent: a ctypes callback, made here
+                users[k] = callback_address(as_answer(fn.agent), spec.observation,
+                                            spec.observation_class, users, fn.name)
+            else:
+                users[k] = address_of(fn, spec.observation, spec.observation_class)
         return Batch(self.kinds, self.params, users, np.uint64(key), np.int64(first_game),
                      np.bool_(rotate), np.full(4, -1, np.int64))
 
@@ -111,10 +131,11 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
     kinds = np.empty(n_seats, np.int64)
     params = np.zeros((n_seats, spec.n_strategy_params), np.float64)
     for seat, strategy in enumerate(resolved):
-        if strategy.fn is not None:
-            if strategy.fn not in user_fns:
-                user_fns.append(strategy.fn)
-            kinds[seat] = USER_KIND + user_fns.index(strategy.fn)
+        user = strategy.fn if strategy.fn is not None else strategy if strategy.agent is not None else None
+        if user is not None:
+            if user not in user_fns:
+                user_fns.append(user)
+            kinds[seat] = USER_KIND + user_fns.index(user)
         else:
             kinds[seat] = strategy.builtin
         if len(strategy.params) > spec.n_strategy_params:
@@ -136,9 +157,11 @@ def lookup(spec: GameSpec, strategy) -> Strategy:
         return search_player(spec, strategy)
     if isinstance(strategy, CPUDispatcher):
         return Strategy(strategy.py_func.__name__, fn=strategy)
+    if callable(strategy):
+        return Strategy(getattr(strategy, "__name__", type(strategy).__name__), agent=strategy)
     raise StrategyError(
         f"unknown strategy {strategy!r} for {spec.title}; built-ins: {', '.join(spec.strategies)}; "
-        "or pass a Strategy(name, fn=<numba.njit function>)")
+        "or pass a Strategy(name, fn=<numba.njit function>) or a Python agent(obs, legal)")
 
 
 def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:

@@ -14,7 +14,10 @@ controller each decision before and after the strategy answers. It serves:
   iteration replays it once more, forks at the decision with everything hidden redealt, and
   plays on ("iterate" mode). Replaying instead of copying a paused state keeps the rules as
   plain code that asks seats as it goes (docs/search.md measures both costs);
-- a game continued from its history (a preset plan of decisions, ``new_ctl(plan=...)``).
+- a game continued from its history (a preset plan of decisions, ``new_ctl(plan=...)``): the
+  search seats' decisions (a search continued), or with ``REPLAY`` every seat's (a live game
+  replayed from its history, sim/live.py), optionally redealt for the seat asked at
+  ``redeal_at`` (a world resampled for that seat).
 """
 from __future__ import annotations
 
@@ -23,8 +26,8 @@ from numba import njit
 
 from ..rng import mix64
 from . import search
-from .header import H, ITERATE, ONE_DECISION, PLAIN, PLAN_WIDTH, REAL, TRACE, TRACE_WIDTH, \
-    T_ACTION, T_DECISION, T_EVENTS, T_OBS_HASH, T_SEAT, MAX_SEATS
+from .header import H, ITERATE, ONE_DECISION, PLAIN, PLAN_WIDTH, REAL, REPLAY, TRACE, \
+    TRACE_WIDTH, T_ACTION, T_DECISION, T_EVENTS, T_OBS_HASH, T_SEAT, MAX_SEATS
 from .hooks import by_controller
 from .state import SEARCH_KIND
 
@@ -60,7 +63,7 @@ def begin_replay(ctl):
     ctl[H.STOPPED] = 0
     ctl[H.PENDING_SEAT] = -1
     ctl[H.PLAN_CURSOR] = 0
-    ctl[H.SLOW] = 1 if ctl[H.MODE] != PLAIN or ctl[H.FLAGS] & TRACE else 0
+    ctl[H.SLOW] = 1 if ctl[H.MODE] != PLAIN or ctl[H.FLAGS] & (TRACE | REPLAY) else 0
 
 
 @by_controller(lambda ctl: False)
@@ -87,7 +90,7 @@ def redeal_due(ctl):
     at a search's fork, or where a test asked for it."""
     if ctl[H.MODE] == ITERATE:
         return ctl[H.ASKS] == ctl[H.FORK]
-    return ctl[H.FLAGS] & TRACE != 0 and ctl[H.ASKS] == ctl[H.REDEAL_AT]
+    return ctl[H.FLAGS] & (TRACE | REPLAY) != 0 and ctl[H.ASKS] == ctl[H.REDEAL_AT]
 
 
 @njit(cache=True)
@@ -149,7 +152,8 @@ def before_decision(ctl, seat, decision, obs_hash, legal):
     """An action the controller takes itself, or -1 to let the seat's strategy decide.
 
     A stopped game takes its lowest legal action. In a real game a search seat replays its
-    committed decisions and pauses the game at a new one. In a search iteration the decisions
+    committed decisions and pauses the game at a new one; with ``REPLAY`` every seat replays the
+    plan's decisions, and asks its strategy past them. In a search iteration the decisions
     before the fork replay the real game; from the fork on the searched seat follows the tree
     while it can, and every other decision is left to the strategies (the rollout policy).
     Where the tree widens a node it returns -1 too: the seat's strategy (in an iteration, the
@@ -159,12 +163,14 @@ def before_decision(ctl, seat, decision, obs_hash, legal):
     if ctl[H.STOPPED] != 0:
         return lowest_legal(legal)
     mode = ctl[H.MODE]
-    if mode == REAL and seat < MAX_SEATS and ctl[H.SEAT_KIND + seat] == SEARCH_KIND:
+    searcher = mode == REAL and seat < MAX_SEATS and ctl[H.SEAT_KIND + seat] == SEARCH_KIND
+    if searcher or (mode != ITERATE and (ctl[H.FLAGS] & REPLAY) != 0):
         cursor = ctl[H.PLAN_CURSOR]
         row = ctl[H.O_PLAN] + cursor * PLAN_WIDTH
         if cursor < ctl[H.PLAN_N] and ctl[row] == ctl[H.ASKS]:
             ctl[H.PLAN_CURSOR] = cursor + 1
             return ctl[row + 1]
+    if searcher:
         ctl[H.PENDING_SEAT], ctl[H.FORK], ctl[H.STOPPED] = seat, ctl[H.ASKS], 1
         ctl[H.SEARCH_RNG] = np.int64(mix64(np.uint64(obs_hash) ^ mix64(
             np.uint64(ctl[H.GAME] * 1024 + ctl[H.PLAN_N]))))

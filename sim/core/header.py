@@ -9,13 +9,14 @@ Both the controller and the search read this module; neither imports the other's
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
 
 class Header(NamedTuple):
-    FLAGS: int          # bit set of TRACE, ONE_DECISION
+    FLAGS: int          # bit set of TRACE, ONE_DECISION, REPLAY
     ASKS: int           # decisions asked so far in the current game (or replay)
     PERTURB_AT: int     # ask index whose action is replaced by another legal one (-1 none)
     REDEAL_AT: int      # ask index before which the game redeals hidden information (-1 none)
@@ -70,6 +71,7 @@ HEADER = len(Header._fields) + MAX_SEATS
 
 TRACE = 1
 ONE_DECISION = 2       # stop the game after its first searched decision (a game continued)
+REPLAY = 4             # the plan's decisions are taken at every seat, not only at search seats
 PLAIN, REAL, ITERATE = 0, 1, 2
 
 # Trace rows: one per decision a strategy was asked for.
@@ -85,7 +87,7 @@ def node_size(n_actions: int) -> int:
 
 def new_ctl(trace_rows: int = 0, perturb_at: int = -1, redeal_at: int = -1, seed: int = 0,
             search_nodes: int = 0, n_actions: int = 0, plan_rows: int = 0, max_asks: int = 0,
-            plan=(), one_decision: bool = False) -> np.ndarray:
+            plan=(), one_decision: bool = False, replay: bool = False) -> np.ndarray:
     """A controller for one kernel call (a kernel called without one plays the plain path).
 
     The runner makes one with room for a search (``search_nodes`` tree nodes of ``n_actions``
@@ -93,7 +95,12 @@ def new_ctl(trace_rows: int = 0, perturb_at: int = -1, redeal_at: int = -1, seed
     player is seated; tests add a trace, a perturbation or a redeal. ``plan``: (decision index,
     action) pairs a search seat replays before it searches, and ``one_decision`` stops after
     the first searched decision: together they continue a game from its history.
+    ``replay``: every seat takes the plan's decisions (a game replayed from its history, every
+    decision asked so far, by a live game: sim/live.py); with ``redeal_at`` the seat asked at
+    that index has everything it has not observed redealt first (a resampled world), without
+    tracing anything.
     """
+    plan_rows = max(plan_rows, len(plan))
     sections = ((H.O_TRACE, trace_rows, trace_rows * TRACE_WIDTH),
                 (H.O_PLAN, plan_rows, plan_rows * PLAN_WIDTH),
                 (H.O_ALL, max_asks, max_asks),
@@ -106,16 +113,24 @@ def new_ctl(trace_rows: int = 0, perturb_at: int = -1, redeal_at: int = -1, seed
         ctl[field], ctl[field + 1] = offset, capacity
         offset += size
     ctl[H.N_ACTIONS] = n_actions
-    traced = trace_rows or perturb_at >= 0 or redeal_at >= 0
-    ctl[H.FLAGS] = (TRACE if traced else 0) | (ONE_DECISION if one_decision else 0)
+    traced = trace_rows or perturb_at >= 0 or (redeal_at >= 0 and not replay)
+    ctl[H.FLAGS] = ((TRACE if traced else 0) | (ONE_DECISION if one_decision else 0)
+                    | (REPLAY if replay else 0))
     ctl[H.PERTURB_AT] = perturb_at
     ctl[H.REDEAL_AT] = redeal_at
-    ctl[H.RNG] = np.random.SeedSequence(seed).generate_state(1, np.uint64).view(np.int64)[0]
-    for i, (ask, action) in enumerate(plan):
-        row = ctl[H.O_PLAN] + i * PLAN_WIDTH
-        ctl[row:row + PLAN_WIDTH] = ask, action
+    ctl[H.RNG] = _rng_state(int(seed))
+    if len(plan):
+        start = ctl[H.O_PLAN]
+        ctl[start:start + len(plan) * PLAN_WIDTH] = np.asarray(plan, np.int64).reshape(-1)
     ctl[H.PLAN_PRESET] = len(plan)
     return ctl
+
+
+@lru_cache(maxsize=4096)
+def _rng_state(seed: int) -> int:
+    """The controller's first random state for a seed (SeedSequence is slow: live games make
+    a controller per game)."""
+    return int(np.random.SeedSequence(seed).generate_state(1, np.uint64).view(np.int64)[0])
 
 
 def last_searched(ctl: np.ndarray) -> int:

@@ -12,7 +12,7 @@ the larger games. Instead the engine compiles a small C-callable wrapper of the 
 convention: the decision, the seat, then a data pointer and the dimensions of each array
 (every observation array, the legal mask, the parameters), and the random stream's pointer.
 The same convention lets a Python callable sit at the table through a ctypes callback
-(sim/adapters).
+(sim/agents.py), and the adapters (sim/adapters) build on that.
 
 The wrapper and the kernel agree on the arrays' element types and dimensions through the game's
 declared observation (``spec.observation``); the kernel passes a code of what it really passes
