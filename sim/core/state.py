@@ -16,6 +16,7 @@ from numba import njit
 # numbered 1 .. FIRST_ENGINE_KIND - 1 (strategies/<game>.py).
 RANDOM = 0             # a uniformly random legal action
 SCRIPT = 90            # (decision, action) pairs in order (sim.strategy.script)
+TRAINED = 91           # a linear policy over the game's features (sim/core/policy.py)
 FIRST_ENGINE_KIND = 90
 SEARCH_KIND = 999      # the search player (sim/core/search.py): answered by the controller
 USER_KIND = 1000       # + k: the k-th user strategy of the batch, called through its address
@@ -56,6 +57,8 @@ class Core(NamedTuple):
     legal: np.ndarray      # bool[n_actions]: legal mask of the decision being asked (the game
                            # fills legal[:n] before it asks)
     spare: np.ndarray      # bool[n_actions]: the asked mask, kept while the game redeals
+    phi: np.ndarray        # float64[n_actions, n_features]: a trained policy's features
+    scores: np.ndarray     # float64[n_actions]: its scores
     status: np.ndarray     # int64[STATUS_FIELDS]
     log: np.ndarray        # int64[E, W]: event log; log[0, 0] counts the events (E = 0: none)
     error: np.ndarray      # = batch.error
@@ -64,12 +67,15 @@ class Core(NamedTuple):
 
 
 @njit(cache=True)
-def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl):
+def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl, n_features=1):
     """The engine's state for one chunk (allocated once; every game reuses it): room for the
-    game's ``n_chance`` chance streams and one per (seat, decision type)."""
+    game's ``n_chance`` chance streams and one per (seat, decision type), and for a trained
+    policy's ``n_features`` features of each action (strategies/<game>.py: N_FEATURES)."""
     status = np.zeros(STATUS_FIELDS, np.int64)
     return Core(np.zeros((n_seats, SEAT_FIELDS), np.int64),
                 np.zeros((n_seats, batch.params.shape[1]), np.float64),
                 np.zeros(n_chance + n_seats * n_decisions, np.uint64),
                 np.zeros(n_actions, np.bool_), np.zeros(n_actions, np.bool_),
+                np.zeros((n_actions, max(n_features, 1)), np.float64),
+                np.zeros(n_actions, np.float64),
                 status, log, batch.error, batch.users, ctl)
