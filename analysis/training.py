@@ -2,7 +2,8 @@
 
 ``balance train GAME`` (and :func:`train`) runs CMA-ES (the ``cmaes`` package) over the policy's
 weights, one weight per (decision type, feature). A candidate's fitness is its share of the wins
-against a pool, relative to a fair share, averaged over the pool's tables:
+against a pool, relative to a fair share, through a logarithm (its worst tables count most;
+``fitness``) and averaged over the pool's tables:
 
 - in a 2-player game, one table per opponent (each built-in heuristic and, as training goes, the
   policy of earlier generations: self-play against the past);
@@ -47,14 +48,15 @@ class Training:
     history: pd.DataFrame               # one row per generation
     provenance: dict
     spec: object = field(repr=False, default=None)
+    temperature: float = 0.0
 
     def player(self, name: str = "trained"):
-        return T.player(self.spec, self.weights, name)
+        return T.player(self.spec, self.weights, name, self.temperature)
 
     def save(self, path):
         rules = self.provenance["variant"]
         return T.save(path, self.spec, self.weights, self.provenance["n_players"], rules,
-                      self.provenance)
+                      self.provenance, self.temperature)
 
 
 def seat_share(records: pd.DataFrame, n_seats: int, slot: int = 0) -> np.ndarray:
@@ -75,15 +77,22 @@ def tables(candidate, opponents: list, n_seats: int) -> list[list]:
     return lineups
 
 
+FLOOR = 0.05
+
+
 def fitness(game: str, rules, candidate, opponents: list, n_games: int, seed: int) -> float:
-    """The candidate's win share over a fair share, averaged over its tables."""
+    """The mean over the candidate's tables of log(FLOOR + its win share over a fair share).
+
+    The logarithm makes the training care most about its worst tables: doubling a share it
+    barely wins gains as much as doubling one it already wins twice over, so a policy cannot
+    buy a sure win against a weak opponent with a loss against a strong one."""
     spec = get_game(game)
     n = rules.n_seats
     values = []
     for k, lineup in enumerate(tables(candidate, opponents, n)):
         records = simulate(spec, rules, lineup, n_games, seed=seed + k, rotate_seats=True,
                            progress=False).records
-        values.append(seat_share(records, n).mean() * n)
+        values.append(np.log(FLOOR + seat_share(records, n).mean() * n))
     return float(np.mean(values))
 
 
@@ -117,13 +126,17 @@ def _generation_seed(seed: int, generation: int) -> int:
 def train(game: str, rules=None, opponents=None, hold_out=None, generations: int = 40,
           population: int | None = None, games: int = 200, seed: int = 0, jobs: int = 1,
           run_dir=None, progress: bool | None = None, sigma: float = 0.5, start=None,
-          check_every: int = 5, check_games: int = 1000, pool_every: int = 10) -> Training:
+          check_every: int = 5, check_games: int = 1000, pool_every: int = 10,
+          objective=None, temperature: float = 0.0) -> Training:
     """Train the game's policy (the module says how); returns a :class:`Training`.
 
     opponents : strategies to train against (default: the game's built-ins but random and the
         held-out one); the first is the learning curve's yardstick.
     hold_out : a built-in never trained against, measured at the end.
     start : initial weights (default: the game's ``START_WEIGHTS``, else zeros).
+    objective : instead of playing, a function of the weights (decision types x features) to
+        maximise, e.g. minus Kuhn poker's exact exploitability (analysis/studies/kuhn).
+    temperature : the trained policy's temperature (0: the best action; > 0: softmax).
     """
     import cmaes
 
@@ -147,6 +160,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         if guess is not None:
             mean = np.asarray(guess, float).reshape(decisions, n_features)
     request = {"command": "train", "game": spec.name, "variant": rules.to_dict(),
+               "objective": getattr(objective, "__qualname__", None), "temperature": temperature,
                "opponents": list(map(str, opponents)), "hold_out": hold_out,
                "population": population, "games": games,
                "seed": seed, "sigma": sigma, "start": mean.ravel().tolist(),
@@ -172,9 +186,13 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
             optimizer.reseed_rng(gen_seed % 2**32)  # a resumed run draws what a whole one would
             candidates = [optimizer.ask() for _ in range(optimizer.population_size)]
             field_ = opponents + pool
-            scores = parallel(delayed(fitness)(
-                spec.name, rules, T.player(spec, c.reshape(decisions, n_features), "candidate"),
-                field_, games, gen_seed) for c in candidates)
+            if objective is not None:
+                scores = [float(objective(c.reshape(decisions, n_features))) for c in candidates]
+            else:
+                scores = parallel(delayed(fitness)(
+                    spec.name, rules, T.player(spec, c.reshape(decisions, n_features),
+                                               "candidate", temperature),
+                    field_, games, gen_seed) for c in candidates)
             optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
             # Through a pickle every generation, as a resumed run's state is: cmaes stores its
             # covariance as one triangle, which rounds the last bits of an unpickled one.
@@ -183,13 +201,15 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
             row = {"generation": generation + 1, "best_fitness": max(scores),
                    "mean_fitness": float(np.mean(scores)), "sigma": float(optimizer._sigma),
                    "seconds": time.perf_counter() - start_time}
-            if (generation + 1) % check_every == 0 or generation + 1 == generations:
-                check = measure(spec.name, rules, T.player(spec, current, "current"),
+            if objective is None and ((generation + 1) % check_every == 0
+                                      or generation + 1 == generations):
+                check = measure(spec.name, rules, T.player(spec, current, "current", temperature),
                                 opponents[0], check_games, 10**9 + seed)
                 row.update({"yardstick": str(opponents[0]), "share": check["share"],
                             "share_low": check["low"], "share_high": check["high"]})
             if pool_every and (generation + 1) % pool_every == 0:
-                pool.append(T.player(spec, current.copy(), f"generation {generation + 1}"))
+                pool.append(T.player(spec, current.copy(), f"generation {generation + 1}",
+                                     temperature))
             history.append(row)
             if store is not None:
                 store.save_bytes(f"generation-{generation + 1:05d}",
@@ -203,7 +223,10 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                   "opponents": list(map(str, opponents)), "hold_out": hold_out,
                   "generations": generations, "population": optimizer.population_size,
                   "games_per_table": games, "seed": seed, "version": __version__}
-    return Training(weights, pd.DataFrame(history), provenance, spec)
+    if objective is not None:
+        provenance["method"] = f"CMA-ES (cmaes) maximising {getattr(objective, '__qualname__', objective)}"
+    provenance["temperature"] = temperature
+    return Training(weights, pd.DataFrame(history), provenance, spec, temperature)
 
 
 def strength_table(game: str, rules, policy, opponents: list, n_games: int = 2000,
@@ -236,11 +259,13 @@ def learning_curve(history: pd.DataFrame, title: str = ""):
                 f"{checked['yardstick'].iloc[0]} (95% interval)")
         ax.fill_between(checked["generation"], checked["share_low"], checked["share_high"],
                         alpha=0.25)
-    n_seats = 2
-    ax.plot(history["generation"], history["mean_fitness"] / n_seats, ":", color="grey",
-            label="training fitness / 2 (pool, paired seeds)")
     ax.set_xlabel("generation")
     ax.set_ylabel("win share")
+    twin = ax.twinx()
+    twin.plot(history["generation"], history["mean_fitness"], ":", color="grey",
+              label="training fitness (right axis)")
+    twin.set_ylabel("fitness: mean log(0.05 + share / fair share)", fontsize=8)
+    twin.legend(loc="upper left", fontsize=8)
     ax.set_title(title)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
@@ -336,3 +361,41 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
                 f"({measured['low']:.1%}-{measured['high']:.1%}), within {DOMINANCE_MARGIN:.0%} "
                 f"of a fair {fair:.1%}: no dominant strategy found.")
     return Exploit(result, measured, frequencies, str(field), dominant, line)
+
+
+def recipe(game: str) -> dict | None:
+    """How the game's shipped policies are trained: its study's TRAINING (players, opponents,
+    held-out strategy, generations, games per table, seed, and optionally an objective)."""
+    import importlib
+
+    try:
+        study = importlib.import_module(f"analysis.studies.{game}")
+    except ImportError:
+        return None
+    return getattr(study, "TRAINING", None)
+
+
+def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None) -> list:
+    """``balance train --shipped``: retrain every shipped policy from its game's recipe (the
+    one command that regenerates strategies/policies/)."""
+    from sim.games import game_names
+
+    written = []
+    for game in games or game_names():
+        plan = recipe(game)
+        if plan is None:
+            continue
+        spec = get_game(game)
+        for n in plan.get("players", (None,)):
+            rules = {"n_players": n} if n is not None and "n_players" in spec.rules_class.options() \
+                else None
+            result = train(game, rules, opponents=plan.get("against"),
+                           hold_out=plan.get("hold_out"), generations=plan["generations"],
+                           games=plan.get("games", 300), seed=plan.get("seed", 0), jobs=jobs,
+                           progress=progress, objective=plan.get("objective"),
+                           temperature=plan.get("temperature", 0.0), sigma=plan.get("sigma", 0.5))
+            name = f"{game}-{n}p.json" if n is not None else f"{game}.json"
+            path = result.save((out or T.SHIPPED) / name)
+            result.history.to_csv(path.with_suffix(".history.csv"), index=False)
+            written.append(path)
+    return written
