@@ -70,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--n-games", type=int, default=None,
                         help="games per batch (default: each study's own)")
     parser.add_argument("--seed", type=int, default=2026, help="master seed (default 2026)")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel workers (-1 = all cores)")
+    from sim.runner import all_cores
+
+    parser.add_argument("--jobs", type=int, default=all_cores(),
+                        help="parallel workers (default: every core, as `balance report`)")
     parser.add_argument("--quick", action="store_true", help="small batches (about a minute)")
     parser.add_argument("--progress", action="store_true", help="show a progress bar")
     args = parser.parse_args(argv)

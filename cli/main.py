@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .training import add_commands as add_training_commands
     from .workbench import add_commands as add_workbench_commands
     from .workbench import add_precision_arguments
+    from sim.runner import all_cores
+
+    cores = all_cores()   # every command that plays games uses them all unless told otherwise
 
     parser = argparse.ArgumentParser(
         prog="balance", description="Balance analysis for board games: simulate millions of games "
@@ -69,7 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_arguments(sim, games)
     sim.add_argument("--games", type=int, default=100_000, help="number of games (default 100000)")
     sim.add_argument("--seed", type=int, default=0, help="master seed: same seed, same table (default 0)")
-    sim.add_argument("--jobs", type=int, default=1, help="parallel workers, -1 = all cores (default 1)")
+    sim.add_argument("--jobs", type=int, default=cores, help="parallel worker processes (default: "
+                     f"every core, {cores} here; 1 = this process only); the results are the same "
+                     "at any --jobs")
     sim.add_argument("--backend", default="loky", help="joblib backend: loky (processes, default), "
                      "threading, sequential, or a registered one such as dask")
     sim.add_argument("--chunk-size", type=int, default=None, help="games per task (does not change results)")
@@ -119,7 +124,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--games-per-batch", dest="n_games", type=int, default=None, metavar="N",
                         help="games per batch (default: the study's own, tuned for minutes)")
     report.add_argument("--seed", type=int, default=2026, help="master seed (default 2026)")
-    report.add_argument("--jobs", type=int, default=-1, help="parallel workers (default: all cores)")
+    report.add_argument("--jobs", type=int, default=cores,
+                        help=f"parallel workers (default: every core, {cores} here)")
     report.add_argument("--out", type=Path, default=Path("reports"), help="output folder (default reports/)")
     report.add_argument("--no-progress", action="store_true", help="hide the progress bars")
     report.set_defaults(run=run_report)
@@ -136,7 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_arguments(ladder, games)
     ladder.add_argument("--games", type=int, default=400, help="games per table (default 400)")
     ladder.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    ladder.add_argument("--jobs", type=int, default=1, help="parallel workers, -1 = all cores")
+    ladder.add_argument("--jobs", type=int, default=cores,
+                        help=f"parallel workers (default: every core, {cores} here; 1 = this "
+                        "process only)")
     ladder.add_argument("--out", type=Path, default=Path("ladder"),
                         help="folder for ladder.csv, games.parquet and ladder.png (default ladder/)")
     ladder.set_defaults(run=run_ladder)

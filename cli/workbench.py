@@ -95,7 +95,11 @@ def _common(parser, games, add_game_arguments, name, default_games, precision=No
         parser.add_argument("--games", type=int, default=default_games,
                             help=f"games per point (default {default_games})")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel threads per batch (default 1)")
+    from sim.runner import all_cores   # already loaded: the analysis.workbench package imports it
+
+    cores = all_cores()
+    parser.add_argument("--jobs", type=int, default=cores, help="parallel threads per batch "
+                        f"(default: every core, {cores} here; 1 = this thread only)")
     parser.add_argument("--precision", type=float, default=precision, metavar="PP",
                         help="grow batches until every headline rate's 95%% half-width is at most "
                         "PP percentage points" + (f" (verification; default {precision})" if precision else ""))

@@ -46,7 +46,7 @@ __version__ = f"{_BASE_VERSION}+code.{code_hash()}"
 # editing them keeps the compiled kernels.
 _NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py", "rules.py",
                     "log.py", "strategy.py", "games.py", "spec.py", "__init__.py", "workbench.py",
-                    "checkpoint.py", "ladder.py", "calibration.py",
+                    "checkpoint.py", "ladder.py", "calibration.py", "datafile.py",
                     # results.py's own jitted summary is checked by Numba (its file stamp); no
                     # game kernel reads it, so editing it need not recompile the games.
                     "results.py"}

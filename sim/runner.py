@@ -65,7 +65,7 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
     n_games = int(n_games)
     if not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
         raise RunError(f"jobs must be a positive integer or -1 (all cores), got {jobs!r}")
-    jobs = os.cpu_count() or 1 if jobs == -1 else int(jobs)
+    jobs = all_cores() if jobs == -1 else int(jobs)
     if not isinstance(rotate_seats, (bool, np.bool_)):
         raise RunError(f"rotate_seats must be True or False, got {rotate_seats!r}")
     rotate_seats = bool(rotate_seats)
@@ -128,6 +128,17 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
         records = records_frame(spec, rules.n_seats, matrix, int(first_game),
                                 seats.labels if rotate_seats else None)
     return Results(provenance, summary, records)
+
+
+def all_cores() -> int:
+    """The cores this process may run on: what ``jobs=-1`` means, and the default ``--jobs`` of
+    every command that plays games (results do not depend on it)."""
+    count = getattr(os, "process_cpu_count", None)   # Python 3.13+: honours the affinity mask
+    if count is not None:
+        return count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def _outputs(tasks: list, jobs: int, backend: str):
@@ -245,7 +256,7 @@ def dask_client(address: str = "local", n_workers: int | None = None):
     except ImportError:
         raise RunError("--dask needs dask.distributed: pip install 'balance-toolkit[dask]'") from None
     if address == "local":
-        workers = n_workers if n_workers and n_workers > 0 else (os.cpu_count() or 1)
+        workers = n_workers if n_workers and n_workers > 0 else all_cores()
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                           dashboard_address=None) as cluster, Client(cluster) as client:
             yield client

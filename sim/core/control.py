@@ -26,28 +26,29 @@ from . import search
 from .header import H, ITERATE, ONE_DECISION, PLAIN, PLAN_WIDTH, REAL, TRACE, TRACE_WIDTH, \
     T_ACTION, T_DECISION, T_EVENTS, T_OBS_HASH, T_SEAT, MAX_SEATS
 from .hooks import by_controller
-from .state import KIND, SEARCH_KIND
+from .state import SEARCH_KIND
 
 
 @njit(cache=True)
-def seated(ctl, game, seats):
-    """Start game ``game``: note which seats search, and replay it from its start."""
+def seated(ctl, game, ints, first_kind, stride, n):
+    """Start game ``game``: note which seats search (seat s's kind is ints[first_kind + s *
+    stride]), and replay it from its start."""
     ctl[H.GAME] = game
     ctl[H.PLAN_N] = ctl[H.PLAN_PRESET]
     searching = False
-    n = seats.shape[0]
     for s in range(min(n, MAX_SEATS)):
-        ctl[H.SEAT_KIND + s] = seats[s, KIND]
-        searching |= seats[s, KIND] == SEARCH_KIND
+        kind = ints[first_kind + s * stride]
+        ctl[H.SEAT_KIND + s] = kind
+        searching |= kind == SEARCH_KIND
     ctl[H.N_SEATS] = n
     ctl[H.SEARCHING] = 1 if searching else 0
     ctl[H.MODE] = REAL if searching else PLAIN
     begin_replay(ctl)
 
 
-@by_controller(lambda ctl, game, seats: None)
-def begin_game(ctl, game, seats):
-    seated(ctl, game, seats)
+@by_controller(lambda ctl, game, ints, first_kind, stride, n: None)
+def begin_game(ctl, game, ints, first_kind, stride, n):
+    seated(ctl, game, ints, first_kind, stride, n)
 
 
 @njit(cache=True)

@@ -56,8 +56,8 @@ ANSWERS = {
                       "code)"),
     "trained_answer": (("g", "decision", "seat", "legal", "params", "rng"),
                        "features(decision, seat, observe(g, decision, seat), legal, rng, "
-                       "g.core.phi)\n            return linear_choice(g.core.phi, g.core.scores, "
-                       "decision, legal, params, rng)"),
+                       "g.core.phi)\n            return linear_choice(g.core.phi, decision, legal, "
+                       "params, rng)"),
     "observation_hash": (("g", "decision", "seat", "legal", "params", "rng", "h"),
                          "return hash_observation(h, observe(g, decision, seat), legal, params, "
                          "rng)"),
@@ -140,7 +140,7 @@ def _bind(stub, arguments, body, state_class, functions) -> None:
          f"        def answer({names}):\n"
          f"            {body}\n"
          f"        return answer\n", namespace)
-    overload(stub, jit_options={"_nrt": False})(namespace["typer"])
+    overload(stub, inline="always")(namespace["typer"])
 
 
 def controller_type(g):

@@ -25,9 +25,11 @@ TEMPERATURE, FEATURES, WEIGHTS = 0, 1, 2
 
 
 @njit(cache=True, _nrt=False)
-def linear_choice(phi, scores, decision, legal, params, rng):
-    """The action of a linear policy with features ``phi`` (rows: actions)."""
+def linear_choice(phi, decision, legal, params, rng):
+    """The action of a linear policy with features ``phi`` (rows: actions; the last column
+    receives the scores)."""
     n_features = np.int64(params[FEATURES])
+    scores = phi[:, phi.shape[1] - 1]
     base = WEIGHTS + decision * n_features
     best, pick = -np.inf, -1
     for a in range(legal.shape[0]):

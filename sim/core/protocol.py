@@ -46,8 +46,9 @@ from . import control
 from .hooks import (builtin_answer, by_controller, chance_streams, decision_types,
                     observation_hash, off_script, play_game, redeal, script_answer,
                     trained_answer, user_answer)
-from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, GAME, KIND, LOGGING, RANDOM, ROW,
-                    SCRIPT, SEARCH_KIND, SLOT, TRAINED, USER_KIND)
+from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, ERROR, GAME, KIND, LOGGING, RANDOM,
+                    ROW, SCRIPT, SEARCH_KIND, SEAT_FIELDS, SLOT, TRAINED, USER_KIND, seat_at,
+                    users_at)
 
 inline = njit(_nrt=False, inline="always")
 
@@ -84,7 +85,7 @@ def ask_set(g, decision, seat, mask, n):
     if mask & (mask - 1) == 0:  # one legal action (or none: -1)
         return lowest_bit(mask)
     c = g.core
-    if c.seats[seat, KIND] == RANDOM and not control.active(c.ctl):
+    if c.ints[seat_at(seat, KIND)] == RANDOM and not control.active(c.ctl):
         return nth_bit(mask, rand_below(c.streams, stream(g, seat, decision), popcount(mask)))
     legal = c.legal[:n]
     for a in range(n):
@@ -99,7 +100,7 @@ def decide(g, decision, seat, legal):
     """The answer of the strategy seated at ``seat`` (no forced-move rule, no controller, no
     check): what a game's redeal calls to let other seats choose again."""
     c = g.core
-    kind = c.seats[seat, KIND]
+    kind = c.ints[seat_at(seat, KIND)]
     own = stream(g, seat, decision)
     rng = c.streams[own:own + 1]
     if kind == RANDOM:
@@ -110,7 +111,8 @@ def decide(g, decision, seat, legal):
     if kind == SCRIPT:
         return script(g, decision, seat, legal, params)
     if kind >= USER_KIND:
-        return user_answer(g, c.users[kind - USER_KIND], decision, seat, legal, params, rng)
+        return user_answer(g, c.ints[users_at(c) + kind - USER_KIND], decision, seat, legal,
+                           params, rng)
     return builtin_answer(g, kind, decision, seat, legal, params, rng)
 
 
@@ -118,9 +120,11 @@ def decide(g, decision, seat, legal):
 def checked(c, seat, action, legal, first):
     """The illegal-answer rule: report the first illegal answer of the chunk, play ``first``."""
     if action < 0 or action >= legal.shape[0] or not legal[action]:
-        if c.status[LOGGING] >= 0 and c.error[E_SET] != 1:
-            c.error[E_ROW], c.error[E_SEAT], c.error[E_ACTION], c.error[E_SET] = \
-                c.status[ROW], seat, action, 1
+        if c.ints[LOGGING] >= 0 and c.ints[ERROR + E_SET] != 1:
+            c.ints[ERROR + E_ROW] = c.ints[ROW]
+            c.ints[ERROR + E_SEAT] = seat
+            c.ints[ERROR + E_ACTION] = action
+            c.ints[ERROR + E_SET] = 1
         return first
     return action
 
@@ -145,9 +149,9 @@ def script(g, decision, seat, legal, params):
     """params = (pairs, decision 0, action 0, decision 1, action 1, ...): the next pair's
     action when its decision is the one asked, else the game's off-script answer."""
     c = g.core
-    pos = c.seats[seat, CURSOR]
+    pos = c.ints[seat_at(seat, CURSOR)]
     if pos < params[0] and 2 + 2 * pos < params.shape[0] and params[1 + 2 * pos] == decision:
-        c.seats[seat, CURSOR] = pos + 1
+        c.ints[seat_at(seat, CURSOR)] = pos + 1
         return script_answer(g, decision, seat, legal, np.int64(params[2 + 2 * pos]))
     return off_script(g, decision, seat, legal)
 
@@ -158,13 +162,14 @@ def ask_controlled(g, decision, seat, n, first):
     ctl = c.ctl
     legal = c.legal[:n]
     own = stream(g, seat, 0)
+    half = c.legal.shape[0] // 2
     if control.redeal_due(ctl):
         control.reseed(ctl, c.streams, own, decision_types(g))
         for a in range(n):
-            c.spare[a] = legal[a]
+            c.legal[half + a] = legal[a]
         redeal(g, seat)
         for a in range(n):
-            legal[a] = c.spare[a]
+            legal[a] = c.legal[half + a]
     rng = c.streams[own + decision:own + decision + 1]
     params = c.params[seat]
     h = np.uint64(0)
@@ -185,7 +190,7 @@ def log_event(g, event, rnd, seat, a=0, b=0, c=0, d=0, e=0):
     """Append (event, round, seat, a, b, ...) to the event log, as many columns as it has."""
     core = g.core
     log = core.log
-    k = log[0, 0] + 1 if core.status[LOGGING] > 0 else log.shape[0]
+    k = log[0, 0] + 1 if core.ints[LOGGING] > 0 else log.shape[0]
     if k < log.shape[0]:
         w = log.shape[1]
         log[k, 0], log[k, 1], log[k, 2] = event, rnd, seat
@@ -222,12 +227,12 @@ def stream(g, seat, decision):
 def seat_strategies(c, batch, game):
     """Give each seat its strategy for game ``game``: with rotation, seat s plays slot
     (s + game) mod N, so the rotation of game g is g mod N (the runner records it)."""
-    n = c.seats.shape[0]
+    n = c.params.shape[0]
     shift = game % n if batch.rotate else 0
     for s in range(n):
         slot = (s + shift) % n
-        c.seats[s, KIND] = batch.kinds[slot]
-        c.seats[s, SLOT] = slot
+        c.ints[seat_at(s, KIND)] = batch.kinds[slot]
+        c.ints[seat_at(s, SLOT)] = slot
         for i in range(c.params.shape[1]):
             c.params[s, i] = batch.params[slot, i]
 
@@ -239,12 +244,12 @@ def seat_rollouts(c, me):
     the strategies really seated, so that it cannot exploit knowing an opponent's program."""
     rollout = np.int64(c.params[me, 2])
     width = c.params.shape[1]
-    for s in range(c.seats.shape[0]):
+    for s in range(c.params.shape[0]):
         if s != me:
-            c.seats[s, KIND] = rollout
+            c.ints[seat_at(s, KIND)] = rollout
             for i in range(width):
                 c.params[s, i] = c.params[me, i + 8] if i + 8 < width else 0.0
-    c.seats[me, KIND] = rollout
+    c.ints[seat_at(me, KIND)] = rollout
     for i in range(width):
         c.params[me, i] = c.params[me, i + 8] if i + 8 < width else 0.0
 
@@ -252,11 +257,11 @@ def seat_rollouts(c, me):
 @inline
 def begin_play(c, logged):
     """Before a game is played (or replayed): scripts from their start, an empty log."""
-    for s in range(c.seats.shape[0]):
-        c.seats[s, CURSOR] = 0
+    for s in range(c.params.shape[0]):
+        c.ints[seat_at(s, CURSOR)] = 0
     if logged:
         c.log[0, 0] = 0
-    c.status[LOGGING] = 1 if logged else 0
+    c.ints[LOGGING] = 1 if logged else 0
 
 
 @njit
@@ -264,7 +269,8 @@ def prepare(g, batch, game):
     """Seat, seed and reset state ``g`` for game ``game`` without playing it: for tests that
     drive a game's rules step by step (sim.runner.kernel_state)."""
     c = g.core
-    c.status[ROW], c.status[GAME] = 0, game
+    c.ints[ROW] = 0
+    c.ints[GAME] = game
     seat_strategies(c, batch, game)
     seed_game(batch.key, game, c.streams)
     begin_play(c, c.log.shape[0] > 0)
@@ -278,10 +284,11 @@ def run_chunk(g, batch, out):
     trial = np.zeros((1, out.shape[1]), out.dtype)
     for row in range(out.shape[0]):
         game = batch.first_game + row
-        c.status[ROW], c.status[GAME] = row, game
+        c.ints[ROW] = row
+        c.ints[GAME] = game
         if batch.rotate or row == 0:
             seat_strategies(c, batch, game)
-        control.begin_game(c.ctl, game, c.seats)
+        control.begin_game(c.ctl, game, c.ints, seat_at(0, KIND), SEAT_FIELDS, c.params.shape[0])
         while True:
             seed_game(batch.key, game, c.streams)
             begin_play(c, logged)
@@ -289,8 +296,10 @@ def run_chunk(g, batch, out):
             if not control.search_pending(c.ctl):
                 break
             search_paused_decision(g, batch, game, trial)
-        if c.error[E_SET] == 1:
-            return
+        if c.ints[ERROR + E_SET] == 1:
+            break
+    for i in range(4):
+        batch.error[i] = c.ints[ERROR + i]
 
 
 @by_controller(lambda g, batch, game, trial: None)
@@ -301,10 +310,10 @@ def search_paused_decision(g, batch, game, trial):
     for _ in range(control.begin_search(ctl, c.params)):
         seed_game(batch.key, game, c.streams)
         me = control.begin_iteration(ctl)
-        if c.seats[me, KIND] == SEARCH_KIND:
+        if c.ints[seat_at(me, KIND)] == SEARCH_KIND:
             seat_rollouts(c, me)
         begin_play(c, False)
-        c.status[LOGGING] = -1  # a search's own games report no illegal answer
+        c.ints[LOGGING] = -1  # a search's own games report no illegal answer
         play_game(g, trial, 0)
         control.end_iteration(ctl, trial[0, RECORD_WINNERS])
     control.end_search(ctl)

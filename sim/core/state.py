@@ -21,20 +21,22 @@ FIRST_ENGINE_KIND = 90
 SEARCH_KIND = 999      # the search player (sim/core/search.py): answered by the controller
 USER_KIND = 1000       # + k: the k-th user strategy of the batch, called through its address
 
-# core.seats[seat, field]: the current game's strategy at each seat.
-KIND = 0               # strategy kind (above, or a game's built-in id)
-SLOT = 1               # which of the batch's strategies (the seat rotation moves them)
-CURSOR = 2             # a script's position
-SEAT_FIELDS = 3
-
-# core.status[field]
+# core.ints[...]: the engine's integers, in one array (every array more in a state that is passed
+# to a non-inlined function is copied on every call: Samurai Sword's random play lost 11% to
+# four small arrays here)
 ROW = 0                # the current game's row in the chunk's output
 GAME = 1               # its global index (the key of its random streams)
 LOGGING = 2            # 1: events go to core.log (the real game of a logged chunk); 0: no
                        # log; -1: a search's own game (no log, and no illegal-answer report)
-STATUS_FIELDS = 3
+ERROR = 3              # 4 fields: (row, seat, action, 1) after the first illegal answer
+SEATS = 7              # SEATS + seat * SEAT_FIELDS + field: the current game's strategy at a seat
+KIND = 0               # strategy kind (above, or a game's built-in id)
+SLOT = 1               # which of the batch's strategies (the seat rotation moves them)
+CURSOR = 2             # a script's position
+SEAT_FIELDS = 3
+# then the user strategies' addresses (kind USER_KIND + k): at users(core) + k
 
-# batch.error: written once, by the first illegal answer of the chunk
+# batch.error (copied from core.ints[ERROR:] when the chunk ends)
 E_ROW, E_SEAT, E_ACTION, E_SET = 0, 1, 2, 3
 
 
@@ -51,19 +53,28 @@ class Batch(NamedTuple):
 
 class Core(NamedTuple):
     """The engine's fields of a game's state (``g.core``)."""
-    seats: np.ndarray      # int64[n_seats, SEAT_FIELDS]: KIND, SLOT, CURSOR of each seat
+    ints: np.ndarray       # int64[...]: ROW, GAME, LOGGING, the error, the seats, the users
     params: np.ndarray     # float64[n_seats, P]: each seat's parameters this game
     streams: np.ndarray    # uint64[N_CHANCE + n_seats * N_DECISIONS]: the game's random streams
-    legal: np.ndarray      # bool[n_actions]: legal mask of the decision being asked (the game
-                           # fills legal[:n] before it asks)
-    spare: np.ndarray      # bool[n_actions]: the asked mask, kept while the game redeals
-    phi: np.ndarray        # float64[n_actions, n_features]: a trained policy's features
-    scores: np.ndarray     # float64[n_actions]: its scores
-    status: np.ndarray     # int64[STATUS_FIELDS]
+    legal: np.ndarray      # bool[2 * n_actions]: legal mask of the decision being asked (the game
+                           # fills legal[:n] before it asks); the second half keeps the mask while
+                           # the game redeals
+    phi: np.ndarray        # float64[n_actions, n_features + 1]: a trained policy's features of
+                           # each action, and its score in the last column
     log: np.ndarray        # int64[E, W]: event log; log[0, 0] counts the events (E = 0: none)
-    error: np.ndarray      # = batch.error
-    users: np.ndarray      # = batch.users
     ctl: object            # None (the plain path) or the decision controller, int64[...]
+
+
+@njit(cache=True, inline="always")
+def seat_at(seat, field):
+    """Index in core.ints of a seat's field (KIND, SLOT, CURSOR)."""
+    return SEATS + seat * SEAT_FIELDS + field
+
+
+@njit(cache=True, inline="always")
+def users_at(c):
+    """Index in core.ints of the first user strategy's address."""
+    return SEATS + c.params.shape[0] * SEAT_FIELDS
 
 
 @njit(cache=True)
@@ -71,11 +82,11 @@ def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl, n_featu
     """The engine's state for one chunk (allocated once; every game reuses it): room for the
     game's ``n_chance`` chance streams and one per (seat, decision type), and for a trained
     policy's ``n_features`` features of each action (strategies/<game>.py: N_FEATURES)."""
-    status = np.zeros(STATUS_FIELDS, np.int64)
-    return Core(np.zeros((n_seats, SEAT_FIELDS), np.int64),
-                np.zeros((n_seats, batch.params.shape[1]), np.float64),
+    ints = np.zeros(SEATS + n_seats * SEAT_FIELDS + batch.users.shape[0], np.int64)
+    ints[ERROR:ERROR + 4] = -1
+    for k in range(batch.users.shape[0]):
+        ints[SEATS + n_seats * SEAT_FIELDS + k] = batch.users[k]
+    return Core(ints, np.zeros((n_seats, batch.params.shape[1]), np.float64),
                 np.zeros(n_chance + n_seats * n_decisions, np.uint64),
-                np.zeros(n_actions, np.bool_), np.zeros(n_actions, np.bool_),
-                np.zeros((n_actions, max(n_features, 1)), np.float64),
-                np.zeros(n_actions, np.float64),
-                status, log, batch.error, batch.users, ctl)
+                np.zeros(2 * n_actions, np.bool_),
+                np.zeros((n_actions, n_features + 1), np.float64), log, ctl)

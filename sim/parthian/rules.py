@@ -11,13 +11,11 @@ every reading leaves the same state, which tests/parthian/test_rules.py checks.
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
+from ..datafile import read_packaged, read_table
 from ..errors import RulesError
 from ..variant import Tunable, Variant, option, parse_int_tuple
 from . import layout as L
@@ -34,7 +32,7 @@ class ParthianRules(Variant):
         None, "7 legion strengths for this player count (overrides the legion table)", "PS-2, OP-1",
         parse=parse_int_tuple, tune=Tunable(0, 99, span=10, per=("n_players",)))
     legion_table: str | None = option(
-        None, "CSV of legion cards: strength,p3,p4,p5,p6 (1 = used at that count); "
+        None, "CSV or .xlsx of legion cards: strength,p3,p4,p5,p6 (1 = used at that count); "
         "default: the shipped 19-card set", "OP-1")
     legion_offset: int = option(0, "added to every legion strength (for strength sweeps)", "OP-1",
                                 tune=Tunable(-20, 20, span=6))
@@ -135,24 +133,18 @@ def _require_int(name, value):
 
 
 def legion_table(path: str | None = None) -> dict[int, tuple[int, ...]]:
-    """Read a legion card table: {player count: its 7 strengths}. None = the shipped default."""
-    if path is None:
-        text = resources.files("sim.parthian").joinpath("data/legions_default.csv").read_text()
-        source = "the default legion table"
-    else:
-        if not Path(path).is_file():
-            raise RulesError(f"legion_table={path!r}: no such file")
-        text = Path(path).read_text()
-        source = f"legion_table {path!r}"
-    reader = csv.DictReader(text.splitlines())
-    rows = list(reader)
+    """Read a legion card table: {player count: its 7 strengths}. None = the shipped default.
+    Any form sim.datafile reads: CSV (comma, semicolon or tab; UTF-8/UTF-16) or .xlsx[#Sheet]."""
     needed = ["strength", *MARK_COLUMNS.values()]
-    missing = [column for column in needed if column not in (reader.fieldnames or [])]
-    if missing:
-        raise RulesError(f"{source} lacks the column(s) {', '.join(missing)}; "
-                         f"a legion table needs the columns {', '.join(needed)}")
+    hint = f"a legion table needs the columns {', '.join(needed)}"
+    if path is None:
+        table = read_packaged("sim.parthian", "legions_default.csv", "legion table", needed,
+                              hint=hint)
+    else:
+        table = read_table(path, "legion_table", needed, hint=hint)
+    source = table.label
     by_count: dict[int, list[int]] = {n: [] for n in PLAYER_COUNTS}
-    for line, row in enumerate(rows, start=2):
+    for line, row in table:
         try:
             strength = int(row["strength"])
             marks = {n: int(row[MARK_COLUMNS[n]]) for n in PLAYER_COUNTS}

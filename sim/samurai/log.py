@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from . import layout as L
 
-HONOUR_WHY = {L.HONOUR_DEFEAT: "defeat (SS-12)", L.HONOUR_RESHUFFLE: "the deck ran out (SS-6)",
-              L.HONOUR_BUSHIDO: "Bushido (SS-18)"}
-DISCARD_WHY = {L.WHY_HAND_LIMIT: "down to the hand limit (SS-8)", L.WHY_GEISHA: "to a Geisha (SS-16)",
-               L.WHY_ANSWER: "to answer", L.WHY_FLIP: "flipped for Bushido (SS-18)",
-               L.WHY_BUSHIDO: "to pass Bushido on (SS-18)"}
-END_WHY = {L.END_HONOUR: "a player has no honour left (SS-19): the teams count their points",
-           L.END_SWORDMASTER: "every player but one is at 0 resilience: Swordmaster (SS-20)",
-           L.END_TEAMMATE_DEFEAT: "every player but one is at 0 resilience, but by the defeat of "
+HONOUR_WHY = {L.HONOUR.DEFEAT: "defeat (SS-12)", L.HONOUR.RESHUFFLE: "the deck ran out (SS-6)",
+              L.HONOUR.BUSHIDO: "Bushido (SS-18)"}
+DISCARD_WHY = {L.WHY.HAND_LIMIT: "down to the hand limit (SS-8)", L.WHY.GEISHA: "to a Geisha (SS-16)",
+               L.WHY.ANSWER: "to answer", L.WHY.FLIP: "flipped for Bushido (SS-18)",
+               L.WHY.BUSHIDO: "to pass Bushido on (SS-18)"}
+END_WHY = {L.END.HONOUR: "a player has no honour left (SS-19): the teams count their points",
+           L.END.SWORDMASTER: "every player but one is at 0 resilience: Swordmaster (SS-20)",
+           L.END.TEAMMATE_DEFEAT: "every player but one is at 0 resilience, but by the defeat of "
                                   "a teammate: no Swordmaster (SS-20); the teams count their "
                                   "points (SS-19)",
-           L.END_CAPPED: "the turn cap was reached (OP-3): nobody wins",
-           L.END_BROKEN: "an invariant failed (a bug in the kernel)"}
+           L.END.CAPPED: "the turn cap was reached (OP-3): nobody wins",
+           L.END.BROKEN: "an invariant failed (a bug in the kernel)"}
 
 
 def card(t: int) -> str:
@@ -24,15 +24,15 @@ def card(t: int) -> str:
 
 def role_name(role: int, stars: int) -> str:
     name = L.ROLE_NAMES[role].capitalize()
-    return f"{name} ({stars}*)" if role == L.NINJA and stars else name
+    return f"{name} ({stars}*)" if role == L.ROLE.NINJA and stars else name
 
 
 def answer(a: int, against: int) -> str:
-    if a == L.TAKE:
+    if a == L.ACT.TAKE:
         return "takes it"
-    if a == L.PARRY:
-        return "parries" if against != L.BATTLE_CRY else "discards a Parry"
-    if against == L.JUJUTSU:
+    if a == L.CARD.PARRY:
+        return "parries" if against != L.CARD.BATTLE_CRY else "discards a Parry"
+    if against == L.CARD.JUJUTSU:
         return f"discards {card(a)}"
     return f"parries with {card(a)} (Hanzo)"
 
@@ -50,68 +50,68 @@ def narrate(events, labels) -> str:
     first_score = None
     for row in events:
         event, turn, seat, a, b, c, d = (int(x) for x in row)
-        if event == L.EV_ROLE:
+        if event == L.EV.ROLE:
             lines.append(f"P{seat} ({labels[seat]}) is secretly {role_name(a, b)}")
-        elif event == L.EV_SHOGUN:
+        elif event == L.EV.SHOGUN:
             lines.append(f"P{seat} reveals the Shogun card and starts (SS-1)")
-        elif event == L.EV_CHARACTER:
+        elif event == L.EV.CHARACTER:
             who[seat] = f"P{seat} {L.CHARACTER_NAMES[a]}"
             lines.append(f"{p(seat)}: resilience {b}, honour {c}")
-        elif event == L.EV_TURN:
+        elif event == L.EV.TURN:
             lines.append(f"\nTurn {turn}: {p(seat)}")
-        elif event == L.EV_RECOVER:
+        elif event == L.EV.RECOVER:
             lines.append(f"  {p(seat)} recovers to {a} resilience (SS-5)")
-        elif event == L.EV_CARD:
+        elif event == L.EV.CARD:
             if b == 0:
                 pending_cards.setdefault(seat, []).append(card(a))
             elif b == 1:
                 lines.append(f"  (secret) {p(seat)} got {card(a)}")
-        elif event == L.EV_DRAWS:
+        elif event == L.EV.DRAWS:
             got = pending_cards.pop(seat, [])
             if b == 1:
                 lines.append(f"  {p(seat)} takes {card(c)} from the discard pile (Ieyasu)")
             elif a or got:
                 lines.append(f"  {p(seat)} draws {a}" + (f" (secret: {', '.join(got)})" if got else ""))
-        elif event == L.EV_PLAY:
+        elif event == L.EV.PLAY:
             target = f" on {p(b)}" if b >= 0 and b != seat else (" (in front of self)" if b == seat else "")
-            if a == L.BREATHING:
+            if a == L.CARD.BREATHING:
                 target = f": full resilience, and {p(b)} draws 1"
             lines.append(f"  {p(seat)} plays {card(a)}{target}")
-        elif event == L.EV_REACT:
+        elif event == L.EV.REACT:
             lines.append(f"    {p(seat)} {answer(a, b)}")
-        elif event == L.EV_WOUND:
+        elif event == L.EV.WOUND:
             kind = "" if d else " (no weapon)"
             lines.append(f"    {p(seat)} loses {a} resilience{kind}, {c} left")
-        elif event == L.EV_DEFEAT:
+        elif event == L.EV.DEFEAT:
             lines.append(f"    {p(seat)} is defeated by {p(a)} and is harmless until recovered (SS-12)")
-        elif event == L.EV_HONOUR:
+        elif event == L.EV.HONOUR:
             lines.append(f"    honour: {p(seat)} {a:+d} -> {b} ({HONOUR_WHY[c]})")
-        elif event == L.EV_RESHUFFLE:
+        elif event == L.EV.RESHUFFLE:
             lines.append(f"  The deck is empty: {a} discards shuffled into a new deck "
                          f"(reshuffle {b}); everyone loses honour (SS-6)")
-        elif event == L.EV_DISCARD:
+        elif event == L.EV.DISCARD:
             lines.append(f"    {p(seat)} discards {card(a)} {DISCARD_WHY.get(b, '')}")
-        elif event == L.EV_STEAL:
+        elif event == L.EV.STEAL:
             lines.append(f"    {p(seat)} takes a random card from {p(a)} (Diversion)")
-        elif event == L.EV_LOST:
+        elif event == L.EV.LOST:
             lines.append(f"    (secret) it was {card(a)}")
-        elif event == L.EV_PROPERTY_LOST:
+        elif event == L.EV.PROPERTY_LOST:
             lines.append(f"    {p(seat)} discards {card(a)} from play (Geisha)")
-        elif event == L.EV_BUSHIDO:
+        elif event == L.EV.BUSHIDO:
             flip = card(a) if a >= 0 else "nothing"
             fate = f"passes to {p(b)}" if b >= 0 else "is discarded"
             lines.append(f"  Bushido: {p(seat)} flips {flip}; Bushido {fate}")
-        elif event == L.EV_NOBUNAGA:
+        elif event == L.EV.NOBUNAGA:
             lines.append(f"  {p(seat)} trades 1 resilience for a card ({a} left)")
-        elif event == L.EV_SCORE:
+        elif event == L.EV.SCORE:
             if first_score is None:
                 first_score = len(lines)
             lines.append(f"  {p(seat)} ({labels[seat]}) was {role_name(a, b)}: {c} points"
                          + (f" ({d} Daimyo)" if d else ""))
-        elif event == L.EV_TEAM:
-            if a != L.TEAM_RONIN or b:
+        elif event == L.EV.TEAM:
+            if a != L.TEAM.RONIN or b:
                 lines.append(f"  team {L.TEAM_NAMES[a]}: {b}")
-        elif event == L.EV_END:
+        elif event == L.EV.END:
             end = [f"\nGame over after {turn} turns: {END_WHY[a]}."]
             if d >= 0:
                 end.append(f"Deadly strike: team {L.TEAM_NAMES[d]} loses 3 points (SS-19).")

@@ -22,13 +22,11 @@ Where the brief is silent, the kernel reads it as follows:
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
+from ..datafile import read_packaged, read_table
 from ..errors import RulesError
 from ..variant import Tunable, Variant, option, parse_int_tuple
 from . import layout as L
@@ -67,19 +65,13 @@ def parse_assignments(text: str) -> tuple[tuple[str, str], ...]:
 
 
 def _read_csv(package_file: str, path: str | None, what: str, columns: list[str]):
+    """A data table's rows and its name for messages, read by sim.datafile (CSV with comma,
+    semicolon or tab in UTF-8/UTF-16, or .xlsx[#Sheet]); path None = the shipped table."""
     if path is None:
-        text = resources.files("sim.samurai").joinpath(f"data/{package_file}").read_text()
-        source = f"the default {what}"
+        table = read_packaged("sim.samurai", package_file, what, columns)
     else:
-        if not Path(path).is_file():
-            raise RulesError(f"{what} {path!r}: no such file")
-        text, source = Path(path).read_text(), f"{what} {path!r}"
-    reader = csv.DictReader(text.splitlines())
-    missing = [c for c in columns if c not in (reader.fieldnames or [])]
-    if missing:
-        raise RulesError(f"{source} lacks the column(s) {', '.join(missing)}; it needs "
-                         f"{', '.join(columns)}")
-    return list(reader), source
+        table = read_table(path, what, columns)
+    return table, table.label
 
 
 def _int(value, what: str) -> int:
@@ -99,8 +91,8 @@ class SamuraiRules(Variant):
     n_players: int = option(5, "number of players, 3 to 7", "SS-1")
     turn_cap: int = option(600, "turns after which an unfinished game is cut and reported as "
                            "'capped', never as a win", "OP-3")
-    card_table: str | None = option(None, "CSV of play cards: card,kind,count,difficulty,damage; "
-                                    "default: the shipped 90-card deck", "OP-2, SS-10")
+    card_table: str | None = option(None, "CSV or .xlsx of play cards: card,kind,count,difficulty,"
+                                    "damage; default: the shipped 90-card deck", "OP-2, SS-10")
     card_counts: tuple = option((), "override card counts, e.g. 'parry=12,bokken=5'", "OP-2",
                                 parse=parse_assignments)
     weapon_stats: tuple = option((), "override weapons' difficulty/damage, e.g. 'katana=2/3,bo=3/1'",
@@ -160,8 +152,9 @@ class SamuraiRules(Variant):
                                        parse=parse_names)
     character_resilience: tuple = option((), "override resilience, e.g. 'benkei=4'", "SS-3",
                                          parse=parse_assignments)
-    role_table: str | None = option(None, "CSV of roles: players,role,count,honour,multiplier,"
-                                    "top_stars_multiplier; default: the rulebook's", "SS-1, SS-2, SS-19")
+    role_table: str | None = option(None, "CSV or .xlsx of roles: players,role,count,honour,"
+                                    "multiplier,top_stars_multiplier; default: the rulebook's",
+                                    "SS-1, SS-2, SS-19")
     starting_honour: tuple = option((), "override starting honour at this player count, e.g. "
                                     "'shogun=6,ninja=3'", "SS-2", parse=parse_assignments)
     multipliers: tuple = option((), "override score multipliers at this player count, e.g. "
@@ -214,8 +207,8 @@ class SamuraiRules(Variant):
             raise RulesError(f"opening_hands={self.opening_hands} needs {n} sizes, each 0..99 (SS-4)")
         cards = self.card_matrix()
         opening = sum(self.opening_hands[:n])
-        if cards[:, L.CT_COUNT].sum() < opening:
-            raise RulesError(f"the deck has {cards[:, L.CT_COUNT].sum()} cards; the opening hands "
+        if cards[:, L.CT.COUNT].sum() < opening:
+            raise RulesError(f"the deck has {cards[:, L.CT.COUNT].sum()} cards; the opening hands "
                              f"alone need {opening} (SS-4)")
         self.resilience()
         self.character_seats()
@@ -235,22 +228,22 @@ class SamuraiRules(Variant):
                                  ["card", "count", "difficulty", "damage"])
         matrix = np.zeros((L.N_TYPES, L.N_CARD_COLUMNS), np.int64)
         seen = set()
-        for line, row in enumerate(rows, start=2):
+        for line, row in rows:
             t = CARD_IDS.get(_key(row["card"]))
             if t is None:
                 raise RulesError(f"{source}, line {line}: unknown card {row['card']!r}; the cards "
                                  f"are {', '.join(L.CARD_NAMES)}")
             seen.add(t)
-            matrix[t, L.CT_COUNT] = _int(row["count"], f"{source}, line {line}, count")
+            matrix[t, L.CT.COUNT] = _int(row["count"], f"{source}, line {line}, count")
             if t < L.N_WEAPONS:
-                matrix[t, L.CT_DIFFICULTY] = _int(row["difficulty"], f"{source}, line {line}, difficulty")
-                matrix[t, L.CT_DAMAGE] = _int(row["damage"], f"{source}, line {line}, damage")
+                matrix[t, L.CT.DIFFICULTY] = _int(row["difficulty"], f"{source}, line {line}, difficulty")
+                matrix[t, L.CT.DAMAGE] = _int(row["damage"], f"{source}, line {line}, damage")
         missing = [L.CARD_NAMES[t] for t in range(L.N_TYPES) if t not in seen]
         if missing:
             raise RulesError(f"{source} lacks the card(s) {', '.join(missing)}")
-        for option_name, column, size in (("deck_counts", L.CT_COUNT, L.N_TYPES),
-                                          ("weapon_difficulty", L.CT_DIFFICULTY, L.N_WEAPONS),
-                                          ("weapon_damage", L.CT_DAMAGE, L.N_WEAPONS)):
+        for option_name, column, size in (("deck_counts", L.CT.COUNT, L.N_TYPES),
+                                          ("weapon_difficulty", L.CT.DIFFICULTY, L.N_WEAPONS),
+                                          ("weapon_damage", L.CT.DAMAGE, L.N_WEAPONS)):
             values = getattr(self, option_name)
             if values is not None:
                 if len(values) != size:
@@ -258,7 +251,7 @@ class SamuraiRules(Variant):
                                      "the order of sim/samurai/layout.py CARD_NAMES")
                 matrix[:size, column] = [_int(v, option_name) for v in values]
         for name, value in self.card_counts:
-            matrix[self._card(name, "card_counts"), L.CT_COUNT] = _int(value, f"card_counts {name}")
+            matrix[self._card(name, "card_counts"), L.CT.COUNT] = _int(value, f"card_counts {name}")
         for name, value in self.weapon_stats:
             t = self._card(name, "weapon_stats")
             if t >= L.N_WEAPONS:
@@ -267,19 +260,19 @@ class SamuraiRules(Variant):
             parts = str(value).split("/")
             if len(parts) != 2:
                 raise RulesError(f"weapon_stats {name}={value!r}: write difficulty/damage, e.g. 2/3")
-            matrix[t, L.CT_DIFFICULTY] = _int(parts[0], f"weapon_stats {name} difficulty")
-            matrix[t, L.CT_DAMAGE] = _int(parts[1], f"weapon_stats {name} damage")
+            matrix[t, L.CT.DIFFICULTY] = _int(parts[0], f"weapon_stats {name} difficulty")
+            matrix[t, L.CT.DAMAGE] = _int(parts[1], f"weapon_stats {name} damage")
         for t in range(L.N_TYPES):
-            if matrix[t, L.CT_COUNT] < 0:
-                raise RulesError(f"card count of {L.CARD_NAMES[t]} is {matrix[t, L.CT_COUNT]}; "
+            if matrix[t, L.CT.COUNT] < 0:
+                raise RulesError(f"card count of {L.CARD_NAMES[t]} is {matrix[t, L.CT.COUNT]}; "
                                  "counts must be 0 or more (OP-2)")
             if t < L.N_WEAPONS:
-                d, h = matrix[t, L.CT_DIFFICULTY], matrix[t, L.CT_DAMAGE]
+                d, h = matrix[t, L.CT.DIFFICULTY], matrix[t, L.CT.DAMAGE]
                 if not (1 <= d <= MAX_DIFFICULTY and 1 <= h <= MAX_DAMAGE):
                     raise RulesError(f"weapon {L.CARD_NAMES[t]} has difficulty {d} and damage {h}; "
                                      f"a weapon needs difficulty 1..{MAX_DIFFICULTY} and damage "
                                      f"1..{MAX_DAMAGE} (SS-10)")
-        total = int(matrix[:, L.CT_COUNT].sum())
+        total = int(matrix[:, L.CT.COUNT].sum())
         if total > L.DECK_MAX - 64:
             raise RulesError(f"the deck has {total} cards; at most {L.DECK_MAX - 64} are supported")
         return matrix
@@ -293,8 +286,8 @@ class SamuraiRules(Variant):
         return t
 
     def tunable_value(self, name: str):
-        column = {"deck_counts": L.CT_COUNT, "weapon_difficulty": L.CT_DIFFICULTY,
-                  "weapon_damage": L.CT_DAMAGE}.get(name)
+        column = {"deck_counts": L.CT.COUNT, "weapon_difficulty": L.CT.DIFFICULTY,
+                  "weapon_damage": L.CT.DAMAGE}.get(name)
         if column is None:
             return super().tunable_value(name)
         size = L.N_TYPES if name == "deck_counts" else L.N_WEAPONS
@@ -304,7 +297,7 @@ class SamuraiRules(Variant):
         if self.deck_order is None:
             return None
         ids = [self._card(name, "deck_order") for name in self.deck_order]
-        counts = self.card_matrix()[:, L.CT_COUNT]
+        counts = self.card_matrix()[:, L.CT.COUNT]
         if np.bincount(ids, minlength=L.N_TYPES).tolist() != counts.tolist():
             raise RulesError(f"deck_order lists {len(ids)} cards; it must be an ordering of this "
                              f"game's whole deck ({int(counts.sum())} cards)")
@@ -323,7 +316,7 @@ class SamuraiRules(Variant):
         rows, source = _read_csv("characters.csv", None, "character table",
                                  ["character", "resilience"])
         values = np.zeros(L.N_CHARACTERS, np.int64)
-        for row in rows:
+        for _, row in rows:
             values[self._character(row["character"], source)] = _int(row["resilience"], source)
         for name, value in self.character_resilience:
             values[self._character(name, "character_resilience")] = _int(value, f"resilience of {name}")
@@ -364,7 +357,7 @@ class SamuraiRules(Variant):
         rows, source = _read_csv("roles.csv", self.role_table, "role_table",
                                  ["players", "role", "count", "honour", "multiplier"])
         table = {}
-        for line, row in enumerate(rows, start=2):
+        for line, row in rows:
             if _int(row["players"], f"{source}, line {line}") != self.n_players:
                 continue
             role = str(row["role"]).strip().lower()
@@ -418,7 +411,7 @@ class SamuraiRules(Variant):
             if roles.count(ROLE_IDS[role]) != entry["count"]:
                 raise RulesError(f"roles={self.roles!r}: {self.n_players} players need "
                                  f"{entry['count']} {role} (SS-1)")
-        ninja = [s for r, s in zip(roles, stars) if r == L.NINJA]
+        ninja = [s for r, s in zip(roles, stars) if r == L.ROLE.NINJA]
         full = 3 if len(ninja) == 2 else len(ninja)
         if sorted(ninja) != sorted(set(ninja)) or any(not 1 <= s <= full for s in ninja):
             raise RulesError(f"roles={self.roles!r}: Ninja need distinct stars 1..{full}, e.g. ninja1")
@@ -431,45 +424,45 @@ class SamuraiRules(Variant):
         n = self.n_players
         r = np.zeros(L.N_RULES, np.int64)
         cards = self.card_matrix()
-        r[L.R_PLAYERS] = n
-        r[L.R_TURN_CAP] = self.turn_cap
-        r[L.R_SWORD_HONOUR] = int(self.swordmaster == "honour")
-        r[L.R_GEISHA_SELF] = int(self.geisha_own_property)
-        r[L.R_DEADLY_ANY] = int(self.deadly_strike == "any")
-        r[L.R_OP7_HONOUR] = int(self.swordmaster_vs_honour == "honour")
-        r[L.R_USHI_DAMAGE] = int(self.ushiwaka_draws == "damage")
-        r[L.R_AUTO_PARRY] = int(self.reactions == "always_parry")
-        r[L.R_ANSWER_CCW] = int(self.answer_order == "counterclockwise")
-        r[L.R_RESHUFFLE_PHASE] = int(self.reshuffle_on == "draw_phase")
-        r[L.R_SUBTRACT_FIRST] = int(self.damage_order == "subtract_first")
-        r[L.R_RESHUFFLE_HONOUR] = self.reshuffle_honour
-        r[L.R_HAND_LIMIT] = self.hand_limit
-        r[L.R_DECK_SIZE] = int(cards[:, L.CT_COUNT].sum())
-        r[L.R_CHECK_EVERY_TURN] = int(self.check_invariants)
-        r[L.R_SHOGUN_BUSHIDO_CHOICE] = int(self.shogun_bushido == "choose")
+        r[L.R.PLAYERS] = n
+        r[L.R.TURN_CAP] = self.turn_cap
+        r[L.R.SWORD_HONOUR] = int(self.swordmaster == "honour")
+        r[L.R.GEISHA_SELF] = int(self.geisha_own_property)
+        r[L.R.DEADLY_ANY] = int(self.deadly_strike == "any")
+        r[L.R.OP7_HONOUR] = int(self.swordmaster_vs_honour == "honour")
+        r[L.R.USHI_DAMAGE] = int(self.ushiwaka_draws == "damage")
+        r[L.R.AUTO_PARRY] = int(self.reactions == "always_parry")
+        r[L.R.ANSWER_CCW] = int(self.answer_order == "counterclockwise")
+        r[L.R.RESHUFFLE_PHASE] = int(self.reshuffle_on == "draw_phase")
+        r[L.R.SUBTRACT_FIRST] = int(self.damage_order == "subtract_first")
+        r[L.R.RESHUFFLE_HONOUR] = self.reshuffle_honour
+        r[L.R.HAND_LIMIT] = self.hand_limit
+        r[L.R.DECK_SIZE] = int(cards[:, L.CT.COUNT].sum())
+        r[L.R.CHECK_EVERY_TURN] = int(self.check_invariants)
+        r[L.R.SHOGUN_BUSHIDO_CHOICE] = int(self.shogun_bushido == "choose")
         fixed, pool = self.character_seats()
-        r[L.R_POOL] = pool
+        r[L.R.POOL] = pool
         for s in range(L.MAX_SEATS):
-            r[L.R_CHARACTER + s] = fixed[s] if s < n else L.RANDOM_CHARACTER
-            r[L.R_OPENING + s] = self.opening_hands[s] if s < len(self.opening_hands) else 0
+            r[L.R.CHARACTER + s] = fixed[s] if s < n else L.RANDOM_CHARACTER
+            r[L.R.OPENING + s] = self.opening_hands[s] if s < len(self.opening_hands) else 0
         for role, entry in self.role_rows().items():
             k = ROLE_IDS[role]
-            r[L.R_N_ROLES + k] = entry["count"]
-            r[L.R_HONOUR + k] = entry["honour"]
-            r[L.R_MULT + k] = entry["multiplier"]
+            r[L.R.N_ROLES + k] = entry["count"]
+            r[L.R.HONOUR + k] = entry["honour"]
+            r[L.R.MULT + k] = entry["multiplier"]
             if role == "ninja":
-                r[L.R_TOP_STARS_MULT] = entry["top"]
+                r[L.R.TOP_STARS_MULT] = entry["top"]
         seats = self.seat_roles()
         if seats is not None:
             roles, stars, removed = seats
-            r[L.R_FIXED_ROLES] = 1
+            r[L.R.FIXED_ROLES] = 1
             for s in range(n):
-                r[L.R_ROLE + s], r[L.R_STARS + s] = roles[s], stars[s]
-            r[L.R_REMOVED] = removed
+                r[L.R.ROLE + s], r[L.R.STARS + s] = roles[s], stars[s]
+            r[L.R.REMOVED] = removed
         deck = np.zeros(L.DECK_MAX, np.int64)
         ids = self.deck_ids()
         if ids is not None:
-            r[L.R_FIXED_DECK] = 1
+            r[L.R.FIXED_DECK] = 1
             deck[:len(ids)] = ids
         return r, cards, self.resilience(), deck
 

@@ -8,7 +8,8 @@ number cards too (OP-1). It is given as
 - a preset name: ``default`` (the shipped table, data/conditions_default.csv), ``any``,
   ``harsh``, ``random`` or ``random:SEED``, or any condition name (every card gets it);
 - a CSV file: columns ``action,value,condition``, one row per card copy (action ``straight`` /
-  ``V``, ``sweep`` / ``H`` or ``zero``; value 0..9; an empty condition means ``any``);
+  ``V``, ``sweep`` / ``H`` or ``zero``; value 0..9; an empty condition means ``any``); read by
+  :mod:`sim.datafile`, so also semicolon or tab separated, UTF-16, or an ``.xlsx`` workbook;
 - from Python: a sequence of ``(action, value, condition)`` rows, or a mapping from a card label
   (``"V8"``, ``"H3"``, ``"0"``) to the conditions of its copies, where a condition is a name, a
   :class:`Condition` or any callable ``f(n) -> bool``.
@@ -18,14 +19,13 @@ the kernel only reads bits, so a user's own predicate costs nothing during the s
 """
 from __future__ import annotations
 
-import csv
 import math
 import random
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Callable
 
+from ..datafile import is_table_path, parse_table, read_packaged, read_table
 from ..errors import RulesError
 from .layout import ACT, MAX_CONDITIONS
 
@@ -158,25 +158,26 @@ def _row(action, value, cond, where: str) -> Row:
     return kind, number, condition("any" if cond is None else cond)
 
 
+_COLUMNS = ("action", "value", "condition")
+_HINT = "a condition table has the columns action,value,condition (one row per card copy)"
+
+
 def read_csv(path) -> list[Row]:
-    """One row per card copy: action,value,condition (header line required)."""
-    source = f"condition table {str(path)!r}"
-    if not Path(path).is_file():
-        raise RulesError(f"{source}: no such file")
-    return parse_csv(Path(path).read_text(), source)
+    """One row per card copy: action,value,condition (header line required; lines starting with
+    # are comments). Any form sim.datafile reads: CSV with comma, semicolon or tab, in UTF-8 or
+    UTF-16, or an .xlsx workbook (``FILE.xlsx#Sheet`` for a named sheet)."""
+    return _rows(read_table(path, "condition table", _COLUMNS, comment="#", hint=_HINT))
 
 
-def parse_csv(text: str, source: str) -> list[Row]:
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    reader = csv.DictReader(lines)
-    needed = ("action", "value", "condition")
-    fields = [normalise(f) for f in (reader.fieldnames or [])]
-    missing = [f for f in needed if f not in fields]
-    if missing:
-        raise RulesError(f"{source} lacks the column(s) {', '.join(missing)}; a condition table "
-                         "has the columns action,value,condition (one row per card copy)")
+def parse_csv(text: str | bytes, source: str) -> list[Row]:
+    """The rows of a condition table given as text (or a file's bytes), named source in messages."""
+    return _rows(parse_table(text, source, _COLUMNS, comment="#", hint=_HINT))
+
+
+def _rows(table) -> list[Row]:
+    source, needed = table.label, _COLUMNS
     rows = []
-    for line, raw in enumerate(reader, start=2):
+    for line, raw in table:
         row = {normalise(k): v for k, v in raw.items() if k is not None}
         if None in raw or any(row.get(f) is None for f in needed[:2]):
             raise RulesError(f"{source}, line {line}: expected 3 fields action,value,condition, "
@@ -220,8 +221,8 @@ def table_rows(spec) -> list[Row]:
         text = spec.strip()
         key = normalise(text)
         if key == "default":
-            data = resources.files("sim.shuojian").joinpath("data/conditions_default.csv").read_text()
-            return parse_csv(data, "the default condition table")
+            return _rows(read_packaged("sim.shuojian", "conditions_default.csv", "condition table",
+                                       _COLUMNS, comment="#", hint=_HINT))
         if key == "harsh":
             return harsh_rows()
         if key == "random" or key.startswith("random:"):
@@ -229,7 +230,7 @@ def table_rows(spec) -> list[Row]:
             if not seed.isdigit():
                 raise RulesError(f"conditions={spec!r}: write random or random:SEED (SEED >= 0)")
             return random_rows(int(seed))
-        if text.lower().endswith(".csv") or "/" in text or Path(text).is_file():
+        if is_table_path(text) or "/" in text or Path(text).is_file():
             return read_csv(text)
         try:
             return uniform_rows(text)

@@ -362,7 +362,7 @@ def ask(g, decision, seat, n):
 
 # --- what a seat observes, and what it does not -------------------------------------------------
 
-@inline
+@njit(cache=True, inline="always")  # not _nrt=False: Python and tests call it too
 def observe(g, decision, seat):
     """A strategy sees the public state, its own private row and the listed plays
     (plays[:pub[P.N_PLAYS]]: empty but for D.ATTACK / D.REPLY)."""
@@ -866,7 +866,7 @@ def play_game(g, out, row):
     write_record(g, out, row)
 
 
-core.register(State, play_game=play_game, observe=observe, redeal=redeal,
+core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
               strategy=builtin_decide, script_action=script_action, off_script=off_script)
 
 

@@ -8,6 +8,7 @@ Each group is a NamedTuple instance, a compile-time constant inside jitted code.
 """
 from typing import NamedTuple
 
+import numpy as np
 from numba import njit
 
 N_SEATS = 2
@@ -66,7 +67,7 @@ class Decision(NamedTuple):
     BUY: int             # advanced (SZ-2, OP-11): action = card id to discard for 1 army, or PASS
     PLACE: int           # SZ-7: action = card id to place face down on region P.REGION
     ORDER: int           # SZ-8: action = region to reveal next (the whole order is fixed first)
-    SPLIT: int           # SZ-10: action = how many of the loser's armies to remove (the rest is placed)
+    SPLIT: int           # SZ-10: action = how many of the loser's armies to remove (the rest placed)
     SOURCE: int          # SZ-12 shortage: action = region to take one of your armies from
     KEEP: int            # SZ-13/14: action = card id (among mine[H.DRAWN]) to keep
     POWER: int           # use a leader power now? action 0 = no, 1 = yes; P.AUX = power (0..3)
@@ -105,7 +106,7 @@ class PublicField(NamedTuple):
     # REGION, AMOUNT and AUX describe the decision being asked and are cleared as soon as it is
     # answered: left set, they told the other side about a private decision (the warlord leak).
     REGION: int          # the region the current decision is about (-1 none)
-    AMOUNT: int          # D.SPLIT: the difference d; D.SOURCE: armies still needed; D.KEEP: cards to keep
+    AMOUNT: int          # D.SPLIT: the difference d; D.SOURCE: armies still needed; D.KEEP: to keep
     AUX: int             # D.SPLIT: loser's armies there; D.SOURCE: WHY.*; D.POWER/D.TARGET: power
     REVEALED: int        # regions revealed so far this round
     LEGAL: int           # the legal actions of the current decision as a bitmask (bit a = legal[a])
@@ -240,6 +241,15 @@ R = RuleField(0, 1, 2, 3, *range(5, 5 + len(RuleField._fields) - 4))
 N_RULES = R.ORDER_EACH + 1
 
 
+# The kernel's fixed-size arrays live in one record (sim/sunzi/kernel.py State.rec), so that
+# a call that is not inlined passes one array instead of seven: numba passes every array as 7-9
+# machine words on the stack, and one more array in the state cost 18% of the run time.
+STATE_DTYPE = np.dtype([("rules", np.int64, (N_RULES,)), ("pub", np.int64, (PUB_SIZE,)),
+                        ("hid", np.int64, (2, HID_SIZE)), ("ks", np.int64, (KS_SIZE,)),
+                        ("adj", np.int64, (MAX_REGIONS,)), ("decks", np.int64, (2, DECK_MAX)),
+                        ("fixed_tiles", np.int64, (MAX_REGIONS,))])
+
+
 class EndReason(NamedTuple):
     """End reasons (record column end_reason)."""
     RED_ZONE: int        # SZ-19
@@ -318,19 +328,21 @@ _OWNER_EVENTS = (EV.LEADER, EV.HAND, EV.PLACE, EV.DRAW, EV.DRAWN)
 EVENT_VISIBILITY = tuple(1 if e in _OWNER_EVENTS else 0 for e in range(len(EV) + 1))
 
 
-@njit(cache=True, inline="always")
+# Index helpers. Not inlined by Numba (LLVM inlines them anyway): with hundreds of calls in the
+# kernel, Numba's inliner spent more time on them than on the rest of the compile.
+@njit(cache=True)
 def seat_at(seat, field):
     """Index into pub of a per-seat field."""
     return P.SEATS + seat * SEAT_STRIDE + field
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def region_at(region, field):
     """Index into pub of a per-region field."""
     return P.REGIONS + region * REGION_STRIDE + field
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def card_value(card):
     """Face value of a number card (ids 0..9); 0 for the special cards."""
     return card + 1 if card <= CARD.W10 else 0

@@ -240,7 +240,7 @@ class SunziRules(Variant):
         """Card ids of a side's deck for this mode (SZ-1, SZ-2, OP-9)."""
         cards = L.DECK_ADVANCED if self.mode == "advanced" else L.DECK_BASIC
         if self.warlord and self.leader_card == "deck":
-            cards |= 1 << L.LEADER_CARD
+            cards |= 1 << L.CARD.LEADER
         return [c for c in range(L.N_CARDS) if (cards >> c) & 1]
 
     def deck_order(self, seat: int) -> list[int] | None:
@@ -269,31 +269,31 @@ class SunziRules(Variant):
 
     def kernel_args(self) -> tuple:
         r = np.zeros(L.N_RULES, np.int64)
-        r[L.R_N_REGIONS] = len(self.regions)
-        r[L.R_ADVANCED] = self.mode == "advanced"
-        r[L.R_WARLORD] = self.warlord
+        r[L.R.N_REGIONS] = len(self.regions)
+        r[L.R.ADVANCED] = self.mode == "advanced"
+        r[L.R.WARLORD] = self.warlord
         for seat, leader in ((L.WHITE, self.leader_white), (L.BLACK, self.leader_black)):
-            r[L.R_LEADER + seat] = LEADER_CHOICES.index(leader)   # "strategy" = LEADER_STRATEGY
-        r[L.R_TRACK] = self.track_length
-        r[L.R_ARMIES] = self.start_armies()
-        r[L.R_PLAGUE_RULING] = self.plague_rounding == "ruling"
-        r[L.R_FEWER_SUPPLY] = self.fewer_armies == "supply"
-        r[L.R_REMOVE_FIRST] = self.split == "remove_first"
-        r[L.R_COST_REGION_FIRST] = self.cost_from == "region_first"
-        r[L.R_TIE_MARKERS] = self.tied_region == "markers"
-        r[L.R_LEADER_IN_DECK] = self.leader_card == "deck"
-        r[L.R_ROUND6_AT_START] = self.round6_powers == "round_start"
-        r[L.R_AS_SIX_VALUE] = self.as_six == "value"
-        r[L.R_WIPE_OPPONENT] = self.chu_plague == "opponent"
-        r[L.R_BUY_AT_END] = self.buy_timing == "after_battles"
-        r[L.R_TIE_NOBODY] = self.full_tie == "nobody"
-        r[L.R_ORDER_BEFORE] = self.order_timing == "before_placement"
-        r[L.R_REMOVED_TO_SUPPLY] = self.removed_armies == "supply"
-        r[L.R_SCORE_NET] = self.scoring_steps == "net"
-        r[L.R_SIX_ALWAYS] = self.six_power == "always"
-        r[L.R_LEADERS_HIDDEN] = self.leaders == "hidden"
-        r[L.R_MARKERS_MOVE] = self.markers == "shortage"
-        r[L.R_ORDER_EACH] = self.order_choice == "region_by_region"
+            r[L.R.LEADER + seat] = LEADER_CHOICES.index(leader)   # "strategy" = LEADER_STRATEGY
+        r[L.R.TRACK] = self.track_length
+        r[L.R.ARMIES] = self.start_armies()
+        r[L.R.PLAGUE_RULING] = self.plague_rounding == "ruling"
+        r[L.R.FEWER_SUPPLY] = self.fewer_armies == "supply"
+        r[L.R.REMOVE_FIRST] = self.split == "remove_first"
+        r[L.R.COST_REGION_FIRST] = self.cost_from == "region_first"
+        r[L.R.TIE_MARKERS] = self.tied_region == "markers"
+        r[L.R.LEADER_IN_DECK] = self.leader_card == "deck"
+        r[L.R.ROUND6_AT_START] = self.round6_powers == "round_start"
+        r[L.R.AS_SIX_VALUE] = self.as_six == "value"
+        r[L.R.WIPE_OPPONENT] = self.chu_plague == "opponent"
+        r[L.R.BUY_AT_END] = self.buy_timing == "after_battles"
+        r[L.R.TIE_NOBODY] = self.full_tie == "nobody"
+        r[L.R.ORDER_BEFORE] = self.order_timing == "before_placement"
+        r[L.R.REMOVED_TO_SUPPLY] = self.removed_armies == "supply"
+        r[L.R.SCORE_NET] = self.scoring_steps == "net"
+        r[L.R.SIX_ALWAYS] = self.six_power == "always"
+        r[L.R.LEADERS_HIDDEN] = self.leaders == "hidden"
+        r[L.R.MARKERS_MOVE] = self.markers == "shortage"
+        r[L.R.ORDER_EACH] = self.order_choice == "region_by_region"
         tiles = np.array(self.tile_set(), np.int64).reshape(-1, 3)
         adj = np.zeros(L.MAX_REGIONS, np.int64)
         adj[:len(self.regions)] = self.adjacency_masks()
@@ -304,7 +304,7 @@ class SunziRules(Variant):
                 decks[seat, :len(order)] = order
         fixed_tiles = np.zeros(L.MAX_REGIONS, np.int64)
         if self.tile_order is not None:
-            r[L.R_FIXED_TILES] = 1
+            r[L.R.FIXED_TILES] = 1
             fixed_tiles[:len(self.tile_order)] = self.tile_order
         return r, tiles, adj, decks, fixed_tiles
 

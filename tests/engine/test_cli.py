@@ -37,8 +37,10 @@ def test_user_strategy_file(tmp_path, capsys):
     source = tmp_path / "mine.py"
     source.write_text("from numba import njit\n\n@njit\ndef lowest(seat, players, info, legal, params, rng):\n"
                       "    for v in range(6):\n        if legal[v]:\n            return v\n    return -1\n")
+    # --jobs 1: a user strategy compiles once per process, so the default (every core) would
+    # compile it again in each worker
     assert main(["simulate", "parthian", "-s", f"{source}:lowest", "-s", "random", "-s", "random",
-                 "--players", "3", "--games", "300", "--no-progress"]) == 0
+                 "--players", "3", "--games", "300", "--jobs", "1", "--no-progress"]) == 0
     assert "lowest" in capsys.readouterr().out
 
 
@@ -67,3 +69,38 @@ def test_malformed_legion_table_from_the_command_line(tmp_path):
                            f"legion_table={table}", "--games", "10"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "strength, p3, p4, p5, p6" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [["simulate", "parthian"], ["report"],
+                                     ["ladder", "sunzi", "-s", "random", "-s", "greedy"],
+                                     ["sweep", "parthian", "--vary", "n_players=3,4"],
+                                     ["ablate", "parthian"],
+                                     ["sensitivity", "parthian", "--vary", "charge_threshold=6..12"],
+                                     ["tune", "parthian", "--target", "victory=0.5", "--vary",
+                                      "legions"]])
+def test_commands_that_play_games_use_every_core_by_default(command, monkeypatch):
+    """Issue 21 item 5: simulate used one core while report used all; the results are the same
+    at any --jobs (tests/engine/test_runner.py), so every command defaults to every core."""
+    from cli.main import build_parser
+    from sim.runner import all_cores
+
+    assert build_parser().parse_args(command).jobs == all_cores()
+    monkeypatch.setattr("sim.runner.all_cores", lambda: 7)   # the default is the machine's count
+    assert build_parser().parse_args(command).jobs == 7
+    assert build_parser().parse_args([*command, "--jobs", "1"]).jobs == 1
+
+
+def test_all_cores_is_the_cores_this_process_may_use():
+    import os
+
+    from sim.runner import all_cores
+
+    expected = (os.process_cpu_count() if hasattr(os, "process_cpu_count") else
+                len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count())
+    assert all_cores() == expected >= 1
+
+
+def test_simulate_help_states_the_jobs_default(capsys):
+    with pytest.raises(SystemExit):
+        main(["simulate", "--help"])
+    assert "default: every core" in " ".join(capsys.readouterr().out.split())

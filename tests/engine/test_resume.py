@@ -31,11 +31,14 @@ def test_a_run_killed_with_sigkill_resumes_to_the_identical_table(tmp_path):
                "-s", "glory", "-s", "random", "-s", "lowball", "--games", "200000",
                "--chunk-size", "5000", "--seed", "5", "--run-dir", str(run_dir),
                "--out", str(out), "--no-progress"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Its own process group: the run uses every core by default, and SIGKILL on the parent alone
+    # would leave its joblib workers holding the pipes open (communicate() would never return).
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               start_new_session=True)
     deadline = time.monotonic() + 600
     while len(checksums(run_dir)) < 3 and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
-    process.send_signal(signal.SIGKILL)
+    os.killpg(process.pid, signal.SIGKILL)   # the whole run, workers included, as a crash
     process.communicate()
     assert process.returncode == -signal.SIGKILL, "the run ended before it could be killed"
     finished = len(checksums(run_dir))

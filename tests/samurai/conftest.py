@@ -2,23 +2,23 @@
 
 ``Table`` holds the kernel state of one game after set-up (SS-1..SS-4) and lets a test arrange
 hands, characters, properties and the deck, then call one rule of the kernel (an attack, a
-card, a draw phase, a Bushido check, the scoring) and read the state and the events. Seats
-answer their decisions from scripts (strategies.samurai.script: (decision, action) pairs; any
-other decision gets a passive answer: END, TAKE, else the lowest legal action).
+card, a draw phase, a Bushido check, the scoring) and read the state and the events. The state
+is the kernel's own (sim.runner.kernel_state: seated, seeded and reset for game 0, then set up
+by the kernel's ``setup``). Seats answer their decisions from scripts
+(strategies.samurai.script: (decision, action) pairs; any other decision gets a passive answer:
+ACT.END, ACT.TAKE, else the lowest legal action: the kernel's off_script).
 """
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from sim.control import new_ctl
 from sim.games import get_game
-from sim.rng import master_key, seed_game, stream_count
 from sim.results import records_frame
+from sim.runner import kernel_state
 from sim.samurai import kernel as K
 from sim.samurai import layout as L
 from sim.samurai.rules import CARD_IDS, CHARACTER_IDS, SamuraiRules, _key
-from sim.strategy import resolve_seats
 from strategies.samurai import script
 
 SPEC = get_game("samurai")
@@ -45,7 +45,9 @@ def character(name) -> int:
 
 
 class Table:
-    def __init__(self, n=5, seats=None, seed=0, roles=None, characters=None, **options):
+    def __init__(self, n=5, seats=None, seed=0, roles=None, characters=None, ctl=None, **options):
+        """``ctl``: a controller (sim.core.header.new_ctl) for tests that redeal (K.redeal draws
+        from the controller's stream); None plays the plain path, as the real kernel does."""
         if roles is None:
             roles = ("shogun", "samurai", "ninja1", "ninja2", "ronin", "ninja3", "samurai")[:n]
             if n == 3:
@@ -57,18 +59,11 @@ class Table:
         chars = characters or ["plain5"] * n
         self.variant = SamuraiRules(n_players=n, roles=tuple(roles), characters=tuple(chars), **options)
         self.n = n
-        rules, cards, resilience, deck_order = self.variant.kernel_args()
-        plan = resolve_seats(SPEC, seats or [script()] * n, n)
-        self.pub = np.zeros(L.PUB_SIZE, np.int64)
-        self.hid = np.zeros((n, L.HID_SIZE), np.int64)
-        self.ks = np.zeros(L.KS_SIZE, np.int64)
-        streams = np.zeros(stream_count(L.N_CHANCE, n, L.N_DECISIONS), np.uint64)
-        seed_game(master_key(seed), 0, streams)
-        self.log = np.zeros((4096, L.LOG_WIDTH), np.int64)
-        self.error = np.full(4, -1, np.int64)
-        self.g = (rules, cards, resilience, self.pub, self.hid, self.ks, np.zeros(L.N_ACTIONS, np.bool_),
-                  plan.kinds, plan.params, streams, self.error, self.log, new_ctl())
-        K.setup(self.g, deck_order, 0)
+        self.g = kernel_state("samurai", self.variant, seats or [script()] * n, seed=seed,
+                              max_events=4096, ctl=ctl)
+        self.pub, self.hid, self.ks = self.g.pub, self.g.hid, self.g.ks
+        self.log = self.g.core.log
+        K.setup(self.g)
         self.mark = int(self.log[0, 0])
 
     # --- arranging the table --------------------------------------------------------------
@@ -79,60 +74,60 @@ class Table:
         self.pub[L.seat_at(s, field)] = value
 
     def hand(self, s) -> dict[str, int]:
-        return {L.CARD_NAMES[t]: int(self.hid[s, L.H_HAND + t]) for t in range(L.N_TYPES)
-                if self.hid[s, L.H_HAND + t]}
+        return {L.CARD_NAMES[t]: int(self.hid[s, L.H.HAND + t]) for t in range(L.N_TYPES)
+                if self.hid[s, L.H.HAND + t]}
 
     def set_hand(self, s, *names):
         """Replace seat s's hand (the old cards are put back on the deck's bottom: the table
         stays a complete deck)."""
         for t in range(L.N_TYPES):
-            for _ in range(int(self.hid[s, L.H_HAND + t])):
+            for _ in range(int(self.hid[s, L.H.HAND + t])):
                 self._deck_bottom(t)
-            self.hid[s, L.H_HAND + t] = 0
+            self.hid[s, L.H.HAND + t] = 0
         for name in names:
             t = card(name)
             self._take_from_deck(t)
-            self.hid[s, L.H_HAND + t] += 1
-        self.set(s, L.S_HAND, len(names))
+            self.hid[s, L.H.HAND + t] += 1
+        self.set(s, L.S.HAND, len(names))
 
     def stack(self, *names):
         """Put these cards on top of the deck (first name = top card)."""
         for name in reversed(names):
             t = card(name)
             self._take_from_deck(t)
-            self.ks[L.K_DECK + self.pub[L.P_DECK]] = t
-            self.pub[L.P_DECK] += 1
+            self.ks[L.K.DECK + self.pub[L.P.DECK]] = t
+            self.pub[L.P.DECK] += 1
 
     def empty_deck_into_discard(self):
-        while self.pub[L.P_DECK] > 0:
-            self.pub[L.P_DECK] -= 1
-            t = self.ks[L.K_DECK + self.pub[L.P_DECK]]
-            self.ks[L.K_DISCARD + self.pub[L.P_DISCARD_N]] = t
-            self.pub[L.P_DISCARD_N] += 1
-            self.pub[L.P_DISCARDS + t] += 1
-            self.pub[L.P_DISCARD_TOP] = t
+        while self.pub[L.P.DECK] > 0:
+            self.pub[L.P.DECK] -= 1
+            t = self.ks[L.K.DECK + self.pub[L.P.DECK]]
+            self.ks[L.K.DISCARD + self.pub[L.P.DISCARD_N]] = t
+            self.pub[L.P.DISCARD_N] += 1
+            self.pub[L.P.DISCARDS + t] += 1
+            self.pub[L.P.DISCARD_TOP] = t
 
     def _deck_bottom(self, t):
-        d = self.ks[L.K_DECK:L.K_DECK + self.pub[L.P_DECK]].copy()
-        self.ks[L.K_DECK] = t
-        self.ks[L.K_DECK + 1:L.K_DECK + 1 + len(d)] = d
-        self.pub[L.P_DECK] += 1
+        d = self.ks[L.K.DECK:L.K.DECK + self.pub[L.P.DECK]].copy()
+        self.ks[L.K.DECK] = t
+        self.ks[L.K.DECK + 1:L.K.DECK + 1 + len(d)] = d
+        self.pub[L.P.DECK] += 1
 
     def _take_from_deck(self, t):
-        d = list(self.ks[L.K_DECK:L.K_DECK + self.pub[L.P_DECK]])
+        d = list(self.ks[L.K.DECK:L.K.DECK + self.pub[L.P.DECK]])
         if t not in d:  # swap it out of another hand for a deck card of another type
-            q = next(q for q in range(self.n) if self.hid[q, L.H_HAND + t] > 0)
+            q = next(q for q in range(self.n) if self.hid[q, L.H.HAND + t] > 0)
             other = next(x for x in reversed(d) if x != t)
             d.remove(other)
-            self.hid[q, L.H_HAND + other] += 1
-            self.hid[q, L.H_HAND + t] -= 1
-            self.pub[L.P_DECK] = len(d)
-            self.ks[L.K_DECK:L.K_DECK + len(d)] = d
+            self.hid[q, L.H.HAND + other] += 1
+            self.hid[q, L.H.HAND + t] -= 1
+            self.pub[L.P.DECK] = len(d)
+            self.ks[L.K.DECK:L.K.DECK + len(d)] = d
             return
         i = d.index(t)
         del d[i]
-        self.pub[L.P_DECK] = len(d)
-        self.ks[L.K_DECK:L.K_DECK + len(d)] = d
+        self.pub[L.P.DECK] = len(d)
+        self.ks[L.K.DECK:L.K.DECK + len(d)] = d
 
     def conserved(self) -> bool:
         return bool(K.conserved(self.g))
@@ -144,7 +139,7 @@ class Table:
 
     @property
     def ended(self) -> int:
-        return int(self.ks[L.K_END])
+        return int(self.ks[L.K.END])
 
     def record(self) -> dict:
         """Score the game as it stands (SS-19, SS-20) and return its record row, labelled as in
@@ -155,9 +150,9 @@ class Table:
         return records_frame(SPEC, self.n, out, 0).iloc[0].to_dict()
 
     def begin_turn(self, s):
-        self.pub[L.P_CURRENT] = s
-        self.pub[L.P_WEAPONS_PLAYED] = 0
-        self.pub[L.P_WEAPON_LIMIT] = K.weapon_limit(self.g, s)
+        self.pub[L.P.CURRENT] = s
+        self.pub[L.P.WEAPONS_PLAYED] = 0
+        self.pub[L.P.WEAPON_LIMIT] = K.weapon_limit(self.g, s)
 
 
 @pytest.fixture

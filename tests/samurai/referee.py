@@ -38,7 +38,7 @@ RESILIENCE = {"Benkei": 5, "Chiyome": 4, "Ginchiyo": 4, "Goemon": 5, "Hanzo": 4,
 CHARACTER = {name: i for i, name in enumerate(L.CHARACTER_NAMES)}
 BENKEI, CHIYOME, GINCHIYO, GOEMON, HANZO, HIDEYOSHI, IEYASU, KOJIRO, MUSASHI, NOBUNAGA, TOMOE, \
     USHIWAKA = (CHARACTER[name] for name in RESILIENCE)
-SHOGUN, SAMURAI, NINJA, RONIN = L.SHOGUN, L.SAMURAI, L.NINJA, L.RONIN
+SHOGUN, SAMURAI, NINJA, RONIN = L.ROLE.SHOGUN, L.ROLE.SAMURAI, L.ROLE.NINJA, L.ROLE.RONIN
 # SS-1: the role cards in play; SS-2: starting honour; SS-19: multipliers (4p Ninja: see score).
 ROLES = {3: {SHOGUN: 1, NINJA: 2}, 4: {SHOGUN: 1, SAMURAI: 1, NINJA: 2},
          5: {SHOGUN: 1, SAMURAI: 1, NINJA: 2, RONIN: 1}, 6: {SHOGUN: 1, SAMURAI: 1, NINJA: 3, RONIN: 1},
@@ -52,12 +52,12 @@ MULTIPLIER = {3: {SHOGUN: 2, NINJA: 1}, 4: {SHOGUN: 1, SAMURAI: 2, NINJA: 1},
 OPENING_HAND = (4, 5, 5, 6, 6, 7, 7)          # SS-4, clockwise from the Shogun
 HAND_LIMIT = 7                                 # SS-8
 DEADLY_STRIKE = 3                              # SS-19
-TEAM = {SHOGUN: L.TEAM_SHOGUN, SAMURAI: L.TEAM_SHOGUN, NINJA: L.TEAM_NINJA, RONIN: L.TEAM_RONIN}
-TIE_ORDER = (L.TEAM_NINJA, L.TEAM_SHOGUN, L.TEAM_RONIN)   # SS-19: Ninja beat all, Shogun beats Ronin
-TEAM_RECORD = {L.TEAM_SHOGUN: "score_shogun_team", L.TEAM_NINJA: "score_ninja", L.TEAM_RONIN: "score_ronin"}
+TEAM = {SHOGUN: L.TEAM.SHOGUN, SAMURAI: L.TEAM.SHOGUN, NINJA: L.TEAM.NINJA, RONIN: L.TEAM.RONIN}
+TIE_ORDER = (L.TEAM.NINJA, L.TEAM.SHOGUN, L.TEAM.RONIN)   # SS-19: Ninja beat all, Shogun beats Ronin
+TEAM_RECORD = {L.TEAM.SHOGUN: "score_shogun_team", L.TEAM.NINJA: "score_ninja", L.TEAM.RONIN: "score_ronin"}
 DEFAULT_TURN_CAP = 600                         # OP-3 (sim/samurai/rules.py option turn_cap)
 
-# Log encodings (layout.py): where an EV_CARD comes from, and EV_DRAWS' source for Ieyasu's draw.
+# Log encodings (layout.py): where an EV.CARD comes from, and EV.DRAWS' source for Ieyasu's draw.
 FROM_DECK, STOLEN, FROM_DISCARD_TOP = 0, 1, 2
 DRAWN_FROM_DISCARD = 1
 
@@ -88,7 +88,7 @@ class Referee:
         self.shogun = -1
         self.turn, self.current = 0, -1
         self.opening = []                            # (seat, cards) of the deal, in order
-        self.received = []                           # (seat, card, source) since the last EV_DRAWS
+        self.received = []                           # (seat, card, source) since the last EV.DRAWS
         self.phase = None                            # the current turn's draw phase bookkeeping
         self.flip_due = False                        # SS-18: the holder must flip a card
         self.recover_due = False                     # SS-5
@@ -172,18 +172,18 @@ class Referee:
 
     # --- the replay ----------------------------------------------------------------------
     def run(self) -> "Referee":
-        handlers = {L.EV_ROLE: self.on_role, L.EV_SHOGUN: self.on_shogun,
-                    L.EV_CHARACTER: self.on_character, L.EV_TURN: self.on_turn,
-                    L.EV_RECOVER: self.on_recover, L.EV_DRAWS: self.on_draws, L.EV_CARD: self.on_card,
-                    L.EV_PLAY: self.on_play, L.EV_REACT: self.on_react, L.EV_WOUND: self.on_wound,
-                    L.EV_DEFEAT: self.on_defeat, L.EV_HONOUR: self.on_honour,
-                    L.EV_RESHUFFLE: self.on_reshuffle, L.EV_DISCARD: self.on_discard,
-                    L.EV_STEAL: self.on_steal, L.EV_LOST: self.on_lost, L.EV_BUSHIDO: self.on_bushido,
-                    L.EV_NOBUNAGA: self.on_nobunaga, L.EV_PROPERTY_LOST: self.on_property_lost,
-                    L.EV_SCORE: self.on_score, L.EV_TEAM: self.on_team, L.EV_END: self.on_end}
+        handlers = {L.EV.ROLE: self.on_role, L.EV.SHOGUN: self.on_shogun,
+                    L.EV.CHARACTER: self.on_character, L.EV.TURN: self.on_turn,
+                    L.EV.RECOVER: self.on_recover, L.EV.DRAWS: self.on_draws, L.EV.CARD: self.on_card,
+                    L.EV.PLAY: self.on_play, L.EV.REACT: self.on_react, L.EV.WOUND: self.on_wound,
+                    L.EV.DEFEAT: self.on_defeat, L.EV.HONOUR: self.on_honour,
+                    L.EV.RESHUFFLE: self.on_reshuffle, L.EV.DISCARD: self.on_discard,
+                    L.EV.STEAL: self.on_steal, L.EV.LOST: self.on_lost, L.EV.BUSHIDO: self.on_bushido,
+                    L.EV.NOBUNAGA: self.on_nobunaga, L.EV.PROPERTY_LOST: self.on_property_lost,
+                    L.EV.SCORE: self.on_score, L.EV.TEAM: self.on_team, L.EV.END: self.on_end}
         for self.i, (e, turn, s, a, b, c, d) in enumerate(self.events):
             self.seen[e] += 1
-            if e != L.EV_TURN and turn != self.turn:
+            if e != L.EV.TURN and turn != self.turn:
                 self.bad(f"turn field {turn}, the game is in turn {self.turn}")
             self.check_sequence(e, a, b)
             try:
@@ -195,32 +195,32 @@ class Referee:
                 break
         if self.end is None:
             self.i = len(self.events) - 1
-            self.bad("the log stops before the game's end (no EV_END)")
+            self.bad("the log stops before the game's end (no EV.END)")
         elif self.i != len(self.events) - 1:
-            self.bad("events after EV_END")
+            self.bad("events after EV.END")
         if self.record is not None and self.end is not None:
             self.check_record()
         return self
 
     def check_sequence(self, e: int, a: int, b: int) -> None:
         """What must come next, whatever the event: owed wounds, defeats, honour, the end."""
-        if self.wound_due and e != L.EV_WOUND:
+        if self.wound_due and e != L.EV.WOUND:
             self.bad(f"SS-10/SS-13 {self.name(self.wound_due[0])} took the blow but lost no resilience")
             self.wound_due = None
-        if self.defeat_due and e != L.EV_DEFEAT:
+        if self.defeat_due and e != L.EV.DEFEAT:
             self.bad(f"SS-12 {self.name(self.defeat_due[0])} reached 0 resilience without a defeat")
             self.defeat_due = None
-        if self.honour_due and e != L.EV_HONOUR:
+        if self.honour_due and e != L.EV.HONOUR:
             self.bad(f"honour changes {self.honour_due} (SS-6/SS-12/SS-18) were not made")
             self.honour_due = []
         # After the end only the rest of the same honour change, the summary of a draw cut short
         # (its cards came before the end) and the scores may follow.
         if self.over() and not self.reported_overrun and e not in (
-                L.EV_HONOUR, L.EV_DRAWS, L.EV_SCORE, L.EV_TEAM, L.EV_END):
+                L.EV.HONOUR, L.EV.DRAWS, L.EV.SCORE, L.EV.TEAM, L.EV.END):
             self.bad(f"SS-19/SS-20 the game went on after it ended ({L.END_REASONS[self.end_due]})")
             self.reported_overrun = True
-        if e in (L.EV_PLAY, L.EV_TURN, L.EV_NOBUNAGA, L.EV_SCORE) or (
-                e == L.EV_DISCARD and b == L.WHY_HAND_LIMIT):
+        if e in (L.EV.PLAY, L.EV.TURN, L.EV.NOBUNAGA, L.EV.SCORE) or (
+                e == L.EV.DISCARD and b == L.WHY.HAND_LIMIT):
             self.settle()
 
     def settle(self) -> None:
@@ -328,7 +328,7 @@ class Referee:
         if source == STOLEN:
             # The second half of a Diversion: the card the victim just lost (on_lost adds it).
             lost = self.events[self.i - 1]
-            if lost[0] != L.EV_LOST or (lost[3], lost[4]) != (t, s):
+            if lost[0] != L.EV.LOST or (lost[3], lost[4]) != (t, s):
                 self.bad(f"{self.name(s)} receives a stolen {L.CARD_NAMES[t]} nobody lost")
             return
         if source not in (FROM_DECK, FROM_DISCARD_TOP):
@@ -357,7 +357,7 @@ class Referee:
         from_top = [t for _, t, where in received if where == FROM_DISCARD_TOP]
         if [seat for seat, _, _ in received] != [s] * got or len(from_top) > 1 \
                 or (source, top) != ((DRAWN_FROM_DISCARD, from_top[0]) if from_top else (0, -1)):
-            self.bad(f"EV_DRAWS says P{s} drew {got} (source {source}, top {top}); received: {received}")
+            self.bad(f"EV.DRAWS says P{s} drew {got} (source {source}, top {top}); received: {received}")
         if self.turn == 0:                               # SS-4: the deal
             self.opening.append((s, got))
             return
@@ -492,7 +492,7 @@ class Referee:
         if attack is None or (attack["target"], attack["weapon"], attack["attacker"]) != (s, w, attacker):
             self.bad(f"{self.name(s)} answers an attack that was not made")
             return
-        if answer == L.TAKE:
+        if answer == L.ACT.TAKE:
             self.wound_due = (s, attacker, min(attack["damage"], self.res[s]), 1)
             self.seen["take"] += 1
         elif self.parries_with(s, answer):
@@ -522,7 +522,7 @@ class Referee:
             self.bad(f"SS-13/OP-8 {self.name(s)} answers, want P{want}")
         v["last"] = s
         self.seen["volley_answer"] += 1
-        if answer == L.TAKE:
+        if answer == L.ACT.TAKE:
             self.wound_due = (s, player, 1, 0)
         elif card == CARD["Battle Cry"] and self.parries_with(s, answer):
             self.take_from_hand(s, answer, "answers with")
@@ -558,7 +558,7 @@ class Referee:
         if due != (s, defeater):
             self.bad(f"SS-12 {self.name(s)} defeated by P{defeater} at {self.res[s]} resilience")
         # SS-12: the defeated player gives 1 honour to whoever defeated them.
-        self.honour_due = [(s, -1, L.HONOUR_DEFEAT), (defeater, 1, L.HONOUR_DEFEAT)]
+        self.honour_due = [(s, -1, L.HONOUR.DEFEAT), (defeater, 1, L.HONOUR.DEFEAT)]
         self.last_defeat = (s, defeater)
         self.seen["defeat"] += 1
         standing = [q for q in range(self.n) if self.res[q] > 0]
@@ -568,10 +568,10 @@ class Referee:
         # counted as in SS-19, Deadly strike included": its own end, teammate_defeat.
         if self.n > 3 and len(standing) == 1:
             if self.teammates(s, defeater):
-                self.end_due, self.swordmaster = L.END_TEAMMATE_DEFEAT, None
+                self.end_due, self.swordmaster = L.END.TEAMMATE_DEFEAT, None
                 self.seen["teammate_defeat"] += 1
             else:
-                self.end_due, self.swordmaster = L.END_SWORDMASTER, standing[0]
+                self.end_due, self.swordmaster = L.END.SWORDMASTER, standing[0]
 
     def teammates(self, p, q) -> bool:
         return TEAM[self.role[p]] == TEAM[self.role[q]]
@@ -585,7 +585,7 @@ class Referee:
             self.bad(f"honour {self.honour[s]} {change:+d} logged as {honour}")
         self.honour[s] += change
         if self.honour[s] <= 0 and self.end_due is None:
-            self.end_due = L.END_HONOUR               # SS-19: the game ends at once
+            self.end_due = L.END.HONOUR               # SS-19: the game ends at once
             self.ended_by = why
 
     def on_reshuffle(self, s, cards, count, c, d):
@@ -599,24 +599,24 @@ class Referee:
         self.seen["reshuffle"] += 1
         if count != self.seen["reshuffle"]:
             self.bad(f"reshuffle numbered {count}, it is number {self.seen['reshuffle']}")
-        self.honour_due += [(q, -1, L.HONOUR_RESHUFFLE) for q in range(self.n)]
+        self.honour_due += [(q, -1, L.HONOUR.RESHUFFLE) for q in range(self.n)]
 
     def on_discard(self, s, t, why, c, d):
-        if why == L.WHY_FLIP:
+        if why == L.WHY.FLIP:
             self.flip(s, t)
             return
         self.take_from_hand(s, t, "discards")
         self.to_discard(t)
-        if why == L.WHY_HAND_LIMIT:
+        if why == L.WHY.HAND_LIMIT:
             # SS-8: at the end of one's own turn, down to 7.
             if s != self.current or self.cards(s) < HAND_LIMIT:
                 self.bad(f"SS-8 {self.name(s)} discards to the hand limit with {self.cards(s) + 1} cards")
             self.seen["hand_limit"] += 1
-        elif why == L.WHY_GEISHA:
+        elif why == L.WHY.GEISHA:
             if self.geisha is None or self.geisha[1] != s:
                 self.bad(f"SS-16 {self.name(s)} discards to a Geisha nobody played")
             self.geisha = None
-        elif why == L.WHY_BUSHIDO:
+        elif why == L.WHY.BUSHIDO:
             # SS-18: the holder discards a weapon to pass Bushido on.
             if t not in WEAPONS or self.bushido_flip not in WEAPONS or s != self.bushido:
                 self.bad(f"SS-18 {self.name(s)} discards {L.CARD_NAMES[t]} for Bushido")
@@ -639,7 +639,7 @@ class Referee:
         if t != flipped or s != self.bushido:
             self.bad(f"SS-18 Bushido of P{self.bushido} resolves a flip of {flipped}")
         self.seen["bushido_flip"] += 1
-        passed = self.events[self.i - 1][0] == L.EV_DISCARD and self.events[self.i - 1][4] == L.WHY_BUSHIDO
+        passed = self.events[self.i - 1][0] == L.EV.DISCARD and self.events[self.i - 1][4] == L.WHY.BUSHIDO
         free = self.n == 3 and s == self.shogun           # SS-21: no honour lost to Bushido
         if free and flipped in WEAPONS:
             self.seen["shogun_bushido_" + ("passed" if holder >= 0 else "discarded")] += 1
@@ -660,7 +660,7 @@ class Referee:
         self.bushido = -1
         self.to_discard(CARD["Bushido"])
         if not free:
-            self.honour_due.append((s, -1, L.HONOUR_BUSHIDO))
+            self.honour_due.append((s, -1, L.HONOUR.BUSHIDO))
 
     def on_steal(self, s, victim, b, c, d):
         if self.diversion != (s, victim):
@@ -670,7 +670,7 @@ class Referee:
         # SS-16 Diversion: a random card of the victim's hand goes to the thief.
         self.take_from_hand(s, t, "loses")
         following = self.events[self.i + 1] if self.i + 1 < len(self.events) else None
-        if self.diversion != (thief, s) or following is None or following[0] != L.EV_CARD \
+        if self.diversion != (thief, s) or following is None or following[0] != L.EV.CARD \
                 or following[2:5] != (thief, t, STOLEN):
             self.bad("SS-16 the Diversion's card does not reach the thief")
         self.hand[thief][t] += 1
@@ -712,9 +712,9 @@ class Referee:
 
     def deadly_team(self):
         # SS-19, OP-6 (default): the game ended because a player was defeated by a teammate.
-        if self.end_due == L.END_TEAMMATE_DEFEAT:
+        if self.end_due == L.END.TEAMMATE_DEFEAT:
             return TEAM[self.role[self.last_defeat[0]]]
-        if self.end_due == L.END_HONOUR and self.ended_by == L.HONOUR_DEFEAT \
+        if self.end_due == L.END.HONOUR and self.ended_by == L.HONOUR.DEFEAT \
                 and self.teammates(self.last_defeat[0], self.last_defeat[1]):
             return TEAM[self.role[self.last_defeat[0]]]
         return -1
@@ -731,14 +731,14 @@ class Referee:
 
     def on_end(self, s, reason, winners, team, deadly):
         self.end = (reason, winners, team, deadly)
-        want_reason = self.end_due if self.end_due is not None else L.END_CAPPED
+        want_reason = self.end_due if self.end_due is not None else L.END.CAPPED
         if reason != want_reason:
             self.bad(f"end reason {L.END_REASONS[reason]}, want {L.END_REASONS[want_reason]}")
-        if want_reason == L.END_CAPPED:
+        if want_reason == L.END.CAPPED:
             want_team = -1                                   # OP-3: never anyone's win
             if self.turn < self.turn_cap:
                 self.bad(f"OP-3 game cut at turn {self.turn} before the cap {self.turn_cap}")
-        elif want_reason == L.END_SWORDMASTER:
+        elif want_reason == L.END.SWORDMASTER:
             want_team = TEAM[self.role[self.swordmaster]]   # SS-20
             self.seen["swordmaster"] += 1
         else:
@@ -762,7 +762,7 @@ class Referee:
         self.i = len(self.events) - 1
         want = {"turns": self.turn, "end_reason": L.END_REASONS[reason], "shogun_seat": self.shogun,
                 "winning_team": team, "deadly_strike_team": deadly, "reshuffles": self.seen["reshuffle"],
-                "swordmaster_seat": self.swordmaster if reason == L.END_SWORDMASTER else -1}
+                "swordmaster_seat": self.swordmaster if reason == L.END.SWORDMASTER else -1}
         want |= {TEAM_RECORD[t]: v for t, v in self.team_totals.items()}
         k = bin(winners).count("1")
         for q in range(self.n):

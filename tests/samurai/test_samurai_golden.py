@@ -42,14 +42,14 @@ def test_golden_games_exercise_the_main_rules():
         events = json.loads(path.read_text())["expected"]["events"]
         for e, _t, _s, a, b, c, d in events:
             seen.add(e)
-            if e == L.EV_REACT:
-                seen.add(("parry" if a == L.PARRY else "take" if a == L.TAKE else "other", b))
-            if e == L.EV_END:
+            if e == L.EV.REACT:
+                seen.add(("parry" if a == L.CARD.PARRY else "take" if a == L.ACT.TAKE else "other", b))
+            if e == L.EV.END:
                 ends.add(a)
-    assert {L.EV_DEFEAT, L.EV_HONOUR, L.EV_RESHUFFLE, L.EV_WOUND, L.EV_PLAY} <= seen
+    assert {L.EV.DEFEAT, L.EV.HONOUR, L.EV.RESHUFFLE, L.EV.WOUND, L.EV.PLAY} <= seen
     assert any(isinstance(x, tuple) and x[0] == "parry" for x in seen)
-    assert any(isinstance(x, tuple) and x[1] in (L.BATTLE_CRY, L.JUJUTSU) for x in seen)
-    assert L.END_HONOUR in ends
+    assert any(isinstance(x, tuple) and x[1] in (L.CARD.BATTLE_CRY, L.CARD.JUJUTSU) for x in seen)
+    assert L.END.HONOUR in ends
 
 
 def test_golden_games_cover_every_character_and_the_rare_rules():
@@ -61,16 +61,16 @@ def test_golden_games_cover_every_character_and_the_rare_rules():
     for path in GOLDEN:
         game = json.loads(path.read_text())
         n, events = game["rules"]["n_players"], game["expected"]["events"]
-        character = {s: a for e, _t, s, a, _b, _c, _d in events if e == L.EV_CHARACTER}
+        character = {s: a for e, _t, s, a, _b, _c, _d in events if e == L.EV.CHARACTER}
         characters |= set(character.values())
         for e, _t, s, a, b, _c, d in events:
-            if e == L.EV_END and a == L.END_SWORDMASTER and n >= 4 and b:
+            if e == L.EV.END and a == L.END.SWORDMASTER and n >= 4 and b:
                 seen.add("swordmaster")
-            if e == L.EV_END and d >= 0:
+            if e == L.EV.END and d >= 0:
                 seen.add("deadly strike")
-            if e == L.EV_REACT and b < L.N_WEAPONS and a < L.N_WEAPONS and character[s] == L.HANZO:
+            if e == L.EV.REACT and b < L.N_WEAPONS and a < L.N_WEAPONS and character[s] == L.CH.HANZO:
                 seen.add("Hanzo weapon-parry")
-            if e == L.EV_DRAWS and b == 1 and character[s] == L.IEYASU:
+            if e == L.EV.DRAWS and b == 1 and character[s] == L.CH.IEYASU:
                 seen.add("Ieyasu discard draw")
     assert characters == set(range(L.N_PRINTED_CHARACTERS))
     assert seen == {"swordmaster", "deadly strike", "Hanzo weapon-parry", "Ieyasu discard draw"}

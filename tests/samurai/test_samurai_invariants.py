@@ -130,16 +130,16 @@ def test_honour_changes_only_by_the_rules_events(n):
                                      seed=game, max_events=20000)
         honour = {}
         for e, _turn, seat, a, b, c, d in events:
-            if e == L.EV_CHARACTER:
+            if e == L.EV.CHARACTER:
                 honour[seat] = c
-            elif e == L.EV_HONOUR:
-                assert c in (L.HONOUR_DEFEAT, L.HONOUR_RESHUFFLE, L.HONOUR_BUSHIDO)
-                assert a in (-1, 1, 0) and (a == 1) == (c == L.HONOUR_DEFEAT and a > 0)
+            elif e == L.EV.HONOUR:
+                assert c in (L.HONOUR.DEFEAT, L.HONOUR.RESHUFFLE, L.HONOUR.BUSHIDO)
+                assert a in (-1, 1, 0) and (a == 1) == (c == L.HONOUR.DEFEAT and a > 0)
                 honour[seat] += a
                 assert honour[seat] == b
-        defeats = [ev for ev in events if ev[0] == L.EV_HONOUR and ev[5] == L.HONOUR_DEFEAT]
+        defeats = [ev for ev in events if ev[0] == L.EV.HONOUR and ev[5] == L.HONOUR.DEFEAT]
         assert len(defeats) % 2 == 0
-        reshuffles = [ev for ev in events if ev[0] == L.EV_HONOUR and ev[5] == L.HONOUR_RESHUFFLE]
+        reshuffles = [ev for ev in events if ev[0] == L.EV.HONOUR and ev[5] == L.HONOUR.RESHUFFLE]
         assert len(reshuffles) == n * record["reshuffles"]
         assert [honour[s] for s in range(n)] == [record[f"honour_{s}"] for s in range(n)]
 
@@ -173,7 +173,7 @@ def test_removed_ninja_does_not_matter_at_five_players():
     rates = []
     for removed in (1, 2, 3):
         group = records[records["removed_ninja"] == removed]
-        k = int((group["winning_team"] == L.TEAM_NINJA).sum())
+        k = int((group["winning_team"] == L.TEAM.NINJA).sum())
         rates.append(wilson(k, len(group), confidence=0.999))
     lows, highs = [float(r[0]) for r in rates], [float(r[1]) for r in rates]
     assert max(lows) <= min(highs)

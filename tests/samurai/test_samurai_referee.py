@@ -77,27 +77,27 @@ def corrupted(n, event, field, change, **where):
 @pytest.mark.parametrize("n", range(3, 8))
 def test_a_wrong_weapon_damage_is_reported(n):
     """SS-10: one more point of damage on the first weapon wound."""
-    i, problems = corrupted(n, L.EV_WOUND, 3, +1, d=1)
+    i, problems = corrupted(n, L.EV.WOUND, 3, +1, d=1)
     assert any(p.startswith(f"event {i} ") and "SS-10" in p for p in problems), problems
 
 
 def test_a_wrong_score_is_reported():
     """SS-19: a seat's score one point off."""
-    i, problems = corrupted(5, L.EV_SCORE, 5, +1)
+    i, problems = corrupted(5, L.EV.SCORE, 5, +1)
     assert any(p.startswith(f"event {i} ") and "SS-19" in p for p in problems), problems
 
 
 def test_a_turn_out_of_order_is_reported():
     """The Shogun starts, then clockwise: the second turn given to the wrong seat."""
     events, record = golden_game(6)
-    i = [k for k, row in enumerate(events) if row[0] == L.EV_TURN][1]
+    i = [k for k, row in enumerate(events) if row[0] == L.EV.TURN][1]
     events[i][2] = (events[i][2] + 1) % 6
     assert any(p.startswith(f"event {i} ") and "turn order" in p for p in referee(6, events, record))
 
 
 def test_a_wrong_honour_change_is_reported():
     """SS-12: the defeated player gives 1 honour, not 2."""
-    i, problems = corrupted(7, L.EV_HONOUR, 3, -1, c=L.HONOUR_DEFEAT)
+    i, problems = corrupted(7, L.EV.HONOUR, 3, -1, c=L.HONOUR.DEFEAT)
     assert any(p.startswith(f"event {i} ") for p in problems), problems
 
 
@@ -105,9 +105,9 @@ def test_a_parry_that_was_not_held_is_reported():
     """SS-10: a weapon answered with a Parry from a hand that holds none."""
     events, record = golden_game(4)
     i = next(k for k, (e, _t, s, a, b, _c, _d) in enumerate(events)
-             if e == L.EV_REACT and a == L.TAKE and b < L.N_WEAPONS
-             and Referee(4, events[:k]).run().hand[s][L.PARRY] == 0)
-    events[i][3] = L.PARRY
+             if e == L.EV.REACT and a == L.ACT.TAKE and b < L.N_WEAPONS
+             and Referee(4, events[:k]).run().hand[s][L.CARD.PARRY] == 0)
+    events[i][3] = L.CARD.PARRY
     assert any(p.startswith(f"event {i} ") and "Parry it does not hold" in p
                for p in referee(4, events, record))
 
@@ -132,8 +132,8 @@ def test_teammate_defeat_ends_obey_the_referee_and_a_swordmaster_label_is_report
             continue
         assert referee(4, events, record) == [], seed
         wrong = [list(row) for row in events]
-        end = next(i for i, row in enumerate(wrong) if row[0] == L.EV_END)
-        wrong[end][3] = L.END_SWORDMASTER
+        end = next(i for i, row in enumerate(wrong) if row[0] == L.EV.END)
+        wrong[end][3] = L.END.SWORDMASTER
         assert any(p.startswith(f"event {end} ") and "end reason swordmaster, want teammate_defeat" in p
                    for p in referee(4, wrong, record)), seed
         found += 1

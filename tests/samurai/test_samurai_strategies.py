@@ -18,7 +18,7 @@ def decide(t, decision, seat, legal_actions):
     for a in legal_actions:
         legal[a] = True
         mask |= 1 << a
-    t.pub[L.P_LEGAL] = mask
+    t.pub[L.P.LEGAL] = mask
     return heuristic(decision, seat, t.pub, t.hid[seat], legal, np.zeros(L.N_STRATEGY_PARAMS),
                      np.ones(1, np.uint64), False)
 
@@ -27,29 +27,29 @@ def test_ninja_attacks_the_shogun():
     """A Ninja with a weapon that reaches the Shogun plays it, and at him."""
     t = Table(5)
     t.set_hand(2, "Bo", "Daimyo")
-    assert decide(t, L.D_PLAY, 2, [card("Bo"), L.END]) == card("Bo")
-    assert decide(t, L.D_TARGET, 2, [0, 1, 3, 4]) == 0
+    assert decide(t, L.D.PLAY, 2, [card("Bo"), L.ACT.END]) == card("Bo")
+    assert decide(t, L.D.TARGET, 2, [0, 1, 3, 4]) == 0
 
 
 def test_samurai_protects_the_shogun_and_hunts_his_attacker():
     """The Samurai never attacks the Shogun; it attacks whoever hurt him (the public harm
     matrix), and gives Breathing's card to the Shogun."""
     t = Table(5)
-    t.pub[L.P_HARM + 3 * L.MAX_SEATS + 0] = 2   # seat 3 hurt the Shogun
+    t.pub[L.P.HARM + 3 * L.MAX_SEATS + 0] = 2   # seat 3 hurt the Shogun
     t.set_hand(1, "Bo", "Daimyo")
-    assert decide(t, L.D_TARGET, 1, [0, 2, 3]) == 3
-    assert decide(t, L.D_BREATHING, 1, [0, 2, 3, 4]) == 0
+    assert decide(t, L.D.TARGET, 1, [0, 2, 3]) == 3
+    assert decide(t, L.D.BREATHING, 1, [0, 2, 3, 4]) == 0
 
 
 def test_loyal_side_holds_fire_without_suspects():
     """With nobody suspected yet, the Shogun's side does not attack at random."""
     t = Table(5)
     t.set_hand(1, "Bo", "Daimyo")
-    assert decide(t, L.D_PLAY, 1, [card("Bo"), L.END]) == L.END
+    assert decide(t, L.D.PLAY, 1, [card("Bo"), L.ACT.END]) == L.ACT.END
 
 
-@pytest.mark.parametrize("seats, team", [((2, 3), L.TEAM_NINJA), ((0, 1), L.TEAM_SHOGUN),
-                                         ((4,), L.TEAM_RONIN)])
+@pytest.mark.parametrize("seats, team", [((2, 3), L.TEAM.NINJA), ((0, 1), L.TEAM.SHOGUN),
+                                         ((4,), L.TEAM.RONIN)])
 @many_games(0.5)
 @pytest.mark.parametrize("name", ["loyal", "shrewd"])
 def test_heuristics_beat_random_in_every_role(name, seats, team):

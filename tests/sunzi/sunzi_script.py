@@ -27,7 +27,7 @@ def card(label) -> int:
 
 def place(cards: str) -> list[tuple[int, int]]:
     """One round's placements, left to right, e.g. place("7 2 3 4 5")."""
-    return [(L.D_PLACE, card(c)) for c in cards.split()]
+    return [(L.D.PLACE, card(c)) for c in cards.split()]
 
 
 def deck(*first, mode="basic", **options) -> tuple[str, ...]:
@@ -50,24 +50,24 @@ class Game:
 
     def battle(self, rnd: int, region: int):
         """(White's effective card, Black's card, White's margin) of a region's battle."""
-        (row,) = [r for r in self.events(L.EV_BATTLE, rnd) if r[3] == region]
+        (row,) = [r for r in self.events(L.EV.BATTLE, rnd) if r[3] == region]
         return row[4], row[5], row[6]
 
     def split(self, rnd: int, region: int):
         """(winner, removed, placed, unplaced) of a region won (SZ-10)."""
-        (row,) = [r for r in self.events(L.EV_SPLIT, rnd) if r[3] == region]
+        (row,) = [r for r in self.events(L.EV.SPLIT, rnd) if r[3] == region]
         return row[2], row[4], row[5], row[6]
 
     def board(self, rnd: int) -> dict[int, tuple[int, int, int, int]]:
         """{region: (White armies, White markers, Black armies, Black markers)} after a round."""
-        return {r[3]: r[4:8] for r in self.events(L.EV_STATE, rnd)}
+        return {r[3]: r[4:8] for r in self.events(L.EV.STATE, rnd)}
 
     def order(self, rnd: int) -> list[int]:
-        (row,) = self.events(L.EV_ORDER, rnd)
+        (row,) = self.events(L.EV.ORDER, rnd)
         return [(row[3] >> (4 * i)) & 15 for i in range(row[4])]
 
     def decider(self, rnd: int) -> int:
-        (row,) = self.events(L.EV_DECIDER, rnd)
+        (row,) = self.events(L.EV.DECIDER, rnd)
         return row[2]
 
     @property

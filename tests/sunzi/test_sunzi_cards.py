@@ -53,7 +53,7 @@ def duel(play, white_card, black_card, **options):
     mode = options.pop("mode", "advanced")
     options.update(deck_white=deck(*_top(white_card), mode=mode),
                    deck_black=deck(*_top(black_card), mode=mode), mode=mode)
-    return play([(L.D_PLACE, card(white_card))], [(L.D_PLACE, card(black_card))], **options)
+    return play([(L.D.PLACE, card(white_card))], [(L.D.PLACE, card(black_card))], **options)
 
 
 def _top(c):
@@ -68,13 +68,13 @@ def test_sz11_table_row_played_out(play, a, b, margin, lose_a, lose_b, white_is_
     game = duel(play, white, black)
     white_margin = margin if white_is_a else -margin
     assert game.battle(1, 0)[2] == white_margin
-    losses = {row[2]: row[3] for row in game.events(L.EV_COST, 1)}
+    losses = {row[2]: row[3] for row in game.events(L.EV.COST, 1)}
     lose_white, lose_black = (lose_a, lose_b) if white_is_a else (lose_b, lose_a)
     assert losses.get(L.WHITE, 0) == lose_white and losses.get(L.BLACK, 0) == lose_black
     # the loss comes from supply (OP-7) and leaves the game; the winner places the margin
     board = game.board(1)[0]
     assert board == ((white_margin, 0, 0, 0) if white_margin > 0 else (0, 0, -white_margin, 0))
-    assert not game.events(L.EV_SPLIT, 1) or game.split(1, 0)[1:] == (0, abs(margin), 0)
+    assert not game.events(L.EV.SPLIT, 1) or game.split(1, 0)[1:] == (0, abs(margin), 0)
 
 
 @pytest.mark.parametrize("plague_side", [L.WHITE, L.BLACK], ids=["White's Plague", "Black's Plague"])
@@ -90,8 +90,8 @@ def test_sz11_plague_against_anything(play, plague_side, other):
              victim: deck("10", *([] if other in NUMBERS else [other]), mode="advanced")}
     game = play(rounds[0], rounds[1], mode="advanced", deck_white=decks[0], deck_black=decks[1])
     assert game.board(1)[0][2 * victim] == 9
-    assert [r for r in game.events(L.EV_BATTLE, 2) if r[3] == 0] == []
-    assert [r for r in game.events(L.EV_COST, 2)] == []
-    (plague,) = game.events(L.EV_PLAGUE, 2)
+    assert [r for r in game.events(L.EV.BATTLE, 2) if r[3] == 0] == []
+    assert [r for r in game.events(L.EV.COST, 2)] == []
+    (plague,) = game.events(L.EV.PLAGUE, 2)
     assert plague[3] == 0 and plague[4 + victim] == 5 and plague[4 + plague_side] == 0
     assert game.board(2)[0][2 * victim] == 4

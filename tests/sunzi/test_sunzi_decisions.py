@@ -14,7 +14,7 @@ from sunzi_script import card, place
 
 
 def revealed(game, rnd):
-    return [r[3] for r in game.events(L.EV_REVEAL, rnd)]
+    return [r[3] for r in game.events(L.EV.REVEAL, rnd)]
 
 
 def test_sz8_sz9_regions_resolve_in_the_chosen_order(play):
@@ -22,12 +22,12 @@ def test_sz8_sz9_regions_resolve_in_the_chosen_order(play):
     Mandarin, then Qinghai, then the rest left to right: the battles follow that order, not the
     board's (a kernel resolving left to right whatever was chosen fails here)."""
     white = place("6 1 2 3 4") + place("1 2 3 4 5")
-    black = place("1 2 3 4 5") + place("1 2 4 3 6") + [(L.D_ORDER, 4), (L.D_ORDER, 2)]
+    black = place("1 2 3 4 5") + place("1 2 4 3 6") + [(L.D.ORDER, 4), (L.D.ORDER, 2)]
     game = play(white, black)
     assert revealed(game, 1) == [0, 1, 2, 3, 4]
     assert game.order(2) == [4, 2, 0, 1, 3]
     assert revealed(game, 2) == [4, 2, 0, 1, 3]
-    assert [r[3] for r in game.events(L.EV_BATTLE, 2)] == [4, 2, 0, 1, 3]
+    assert [r[3] for r in game.events(L.EV.BATTLE, 2)] == [4, 2, 0, 1, 3]
 
 
 def test_sz7_every_card_is_revealed_where_it_was_placed(play):
@@ -37,9 +37,9 @@ def test_sz7_every_card_is_revealed_where_it_was_placed(play):
     game = play(white, black)
     for rnd, (w, b) in enumerate(zip(("3 1 5 2 4", "5 4 3 2 1", "2 4 1 5 3"),
                                      ("5 4 3 2 1", "1 3 5 2 4", "4 2 5 1 3")), start=1):
-        shown = {r[3]: (r[4], r[5]) for r in game.events(L.EV_REVEAL, rnd)}
+        shown = {r[3]: (r[4], r[5]) for r in game.events(L.EV.REVEAL, rnd)}
         assert shown == {i: (card(x), card(y)) for i, (x, y) in enumerate(zip(w.split(), b.split()))}
-        placed = {(r[2], r[4]): r[3] for r in game.events(L.EV_PLACE, rnd)}
+        placed = {(r[2], r[4]): r[3] for r in game.events(L.EV.PLACE, rnd)}
         assert all(placed[(0, i)] == shown[i][0] and placed[(1, i)] == shown[i][1] for i in range(5))
 
 
@@ -48,7 +48,7 @@ def test_sz10_never_removes_more_than_the_loser_has_there(play):
     5 can be removed (markers never), so removing 6 is illegal, and remove_first (OP-6) removes
     exactly 5 and places 4."""
     with pytest.raises(StrategyError, match="illegal action 6"):
-        play(place("1 2 3 4 5") + place("10 1 2 3 4") + [(L.D_SPLIT, 6)], place("6 2 3 4 5"))
+        play(place("1 2 3 4 5") + place("10 1 2 3 4") + [(L.D.SPLIT, 6)], place("6 2 3 4 5"))
     game = play(place("1 2 3 4 5") + place("10 1 2 3 4"), place("6 2 3 4 5"), split="remove_first")
     assert game.split(2, 0) == (L.WHITE, 5, 4, 0)
     assert game.board(2)[0] == (4, 0, 0, 1)
@@ -57,10 +57,10 @@ def test_sz10_never_removes_more_than_the_loser_has_there(play):
 def test_sz15_the_six_power_is_a_choice(play):
     """SZ-15 "may": with six_power=choice the owner is asked (D_SIX); no = no marker, yes = a
     marker from supply. six_power=always keeps the earlier reading."""
-    declined = play(place("6 1 2 3 4") + [(L.D_SIX, 0)], six_power="choice")
-    used = play(place("6 1 2 3 4") + [(L.D_SIX, 1)], six_power="choice")
+    declined = play(place("6 1 2 3 4") + [(L.D.SIX, 0)], six_power="choice")
+    used = play(place("6 1 2 3 4") + [(L.D.SIX, 1)], six_power="choice")
     always = play(place("6 1 2 3 4"), six_power="always")
-    assert not declined.events(L.EV_MARKER, 1, 0)
+    assert not declined.events(L.EV.MARKER, 1, 0)
     assert used.board(1)[0][1] == always.board(1)[0][1] == 1
 
 
@@ -68,7 +68,7 @@ def test_sz15_no_army_no_marker_and_the_power_stays_unused(play):
     """With no army in supply or on the map the 6 places nothing, is not asked, and the power
     is not spent: the region's 6 power is still there once armies exist."""
     game = play(place("6 1 2 3 4"), armies=0, six_power="choice")
-    assert not game.events(L.EV_MARKER) and game.board(1)[0] == (0, 0, 0, 0)
+    assert not game.events(L.EV.MARKER) and game.board(1)[0] == (0, 0, 0, 0)
 
 
 def test_sz3_hidden_leaders_are_shown_at_their_first_use():
@@ -78,12 +78,12 @@ def test_sz3_hidden_leaders_are_shown_at_their_first_use():
 
     for seed in range(6):
         _, hidden, _ = play_one("sunzi", {"warlord": True, "leaders": "hidden"}, "random", seed)
-        shown = [e for e in hidden if e[0] == L.EV_LEADER_SHOWN]
-        used = [e for e in hidden if e[0] == L.EV_POWER]
+        shown = [e for e in hidden if e[0] == L.EV.LEADER_SHOWN]
+        used = [e for e in hidden if e[0] == L.EV.POWER]
         for e in shown:
             assert any(u[2] == e[2] for u in used), "a hidden leader was shown without being used"
         _, public, _ = play_one("sunzi", {"warlord": True}, "random", seed)
-        assert [e[1] for e in public if e[0] == L.EV_LEADER_SHOWN] == [0, 0]
+        assert [e[1] for e in public if e[0] == L.EV.LEADER_SHOWN] == [0, 0]
 
 
 def test_sz8_region_by_region_order_is_asked_before_each_reveal():
@@ -93,11 +93,11 @@ def test_sz8_region_by_region_order_is_asked_before_each_reveal():
 
     _, events, _ = play_one("sunzi", {"order_choice": "region_by_region"}, "random", 4)
     for rnd in range(2, 10):
-        rows = [e for e in events if e[1] == rnd and e[0] in (L.EV_ORDER, L.EV_REVEAL)]
-        if rows and any(e[0] == L.EV_ORDER for e in rows):
-            assert [e[0] for e in rows] == [L.EV_ORDER, L.EV_REVEAL] * 5
-            assert [e[3] for e in rows if e[0] == L.EV_ORDER] == [e[3] for e in rows
-                                                                   if e[0] == L.EV_REVEAL]
+        rows = [e for e in events if e[1] == rnd and e[0] in (L.EV.ORDER, L.EV.REVEAL)]
+        if rows and any(e[0] == L.EV.ORDER for e in rows):
+            assert [e[0] for e in rows] == [L.EV.ORDER, L.EV.REVEAL] * 5
+            assert [e[3] for e in rows if e[0] == L.EV.ORDER] == [e[3] for e in rows
+                                                                   if e[0] == L.EV.REVEAL]
     with pytest.raises(RulesError, match="after_placement"):
         SunziRules(order_choice="region_by_region", order_timing="before_placement")
 

@@ -35,7 +35,7 @@ def test_golden_game_exercises_the_main_rules(path):
     order, a split, shortage moves, a tied region at scoring and a red-zone win."""
     events = json.loads(path.read_text())["expected"]["events"]
     kinds = {e[0] for e in events}
-    assert {L.EV_BUY, L.EV_COST, L.EV_PLAGUE, L.EV_MARKER, L.EV_MOVE, L.EV_SCORE} <= kinds
-    assert any(e[0] == L.EV_DECIDER and e[2] >= 0 for e in events)
-    assert any(e[0] == L.EV_SPLIT and e[4] > 0 and e[5] > 0 for e in events)
-    assert events[-1][0] == L.EV_END and events[-1][3] == L.END_RED_ZONE
+    assert {L.EV.BUY, L.EV.COST, L.EV.PLAGUE, L.EV.MARKER, L.EV.MOVE, L.EV.SCORE} <= kinds
+    assert any(e[0] == L.EV.DECIDER and e[2] >= 0 for e in events)
+    assert any(e[0] == L.EV.SPLIT and e[4] > 0 and e[5] > 0 for e in events)
+    assert events[-1][0] == L.EV.END and events[-1][3] == L.END.RED_ZONE

@@ -9,8 +9,8 @@ from sim.sunzi import layout as L
 from strategies.sunzi import BUILTINS
 from sunzi_script import deck, make_rules
 
-PLAGUE_BIT = 1 << (L.PLAGUE - L.RECORD_CARD_SHIFT)
-MINUS_BIT = 1 << (L.MINUS1 - L.RECORD_CARD_SHIFT)
+PLAGUE_BIT = 1 << (L.CARD.PLAGUE - L.RECORD_CARD_SHIFT)
+MINUS_BIT = 1 << (L.CARD.MINUS1 - L.RECORD_CARD_SHIFT)
 WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 
@@ -35,10 +35,10 @@ def test_greedy_saves_whites_for_scoring_rounds_and_never_places_minus_one_or_pl
     for i in range(30):
         _, events, _ = play_one("sunzi", None, ["greedy", "random"], 4, i)
         for e in events:
-            if e[0] == L.EV_PLACE and e[2] == 0:
-                if L.W7 <= e[3] <= L.PLUS3:
+            if e[0] == L.EV.PLACE and e[2] == 0:
+                if L.CARD.W7 <= e[3] <= L.CARD.PLUS3:
                     assert e[1] % 3 == 0  # a white card only in rounds 3, 6, 9
-                assert e[3] not in (L.MINUS1, L.PLAGUE)
+                assert e[3] not in (L.CARD.MINUS1, L.CARD.PLAGUE)
 
 
 def test_counter_answers_with_plague_and_minus_one():
@@ -58,5 +58,5 @@ def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
         rules = make_rules(deck_white=white_deck)
         rules = rules.replace(deck_black=None, tile_order=None)
         _, events, _ = play_one("sunzi", rules, ["random", strategy], seed=6)
-        placements.append([tuple(e[3:5]) for e in events if e[0] == L.EV_PLACE and e[1] == 1 and e[2] == 1])
+        placements.append([tuple(e[3:5]) for e in events if e[0] == L.EV.PLACE and e[1] == 1 and e[2] == 1])
     assert placements[0] == placements[1] and len(placements[0]) == 5
