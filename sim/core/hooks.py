@@ -140,7 +140,7 @@ def _bind(stub, arguments, body, state_class, functions) -> None:
          f"        def answer({names}):\n"
          f"            {body}\n"
          f"        return answer\n", namespace)
-    overload(stub, inline="always")(namespace["typer"])
+    overload(stub, jit_options={"_nrt": False})(namespace["typer"])
 
 
 def controller_type(g):
