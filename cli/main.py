@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from sim.games import game_names
 
+    from .training import add_commands as add_training_commands
     from .workbench import add_commands as add_workbench_commands
     from .workbench import add_precision_arguments
     from sim.runner import all_cores
@@ -130,6 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.set_defaults(run=run_report)
 
     add_workbench_commands(commands, games, add_game_arguments)
+    add_training_commands(commands, games, add_game_arguments, os.cpu_count() or 1)
 
     ladder = commands.add_parser(
         "ladder", help="rate strategies in a round-robin tournament with rotated seats",

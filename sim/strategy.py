@@ -126,7 +126,7 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
     if len(strategies) != n_seats:
         raise StrategyError(
             f"{len(strategies)} strategies given for {n_seats} seats; give one, or one per seat")
-    resolved = [lookup(spec, s) for s in strategies]
+    resolved = [lookup(spec, s, n_seats) for s in strategies]
     user_fns: list = []
     kinds = np.empty(n_seats, np.int64)
     params = np.zeros((n_seats, spec.n_strategy_params), np.float64)
@@ -148,13 +148,20 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
     return SeatPlan(labels, kinds, params, tuple(user_fns))
 
 
-def lookup(spec: GameSpec, strategy) -> Strategy:
+def lookup(spec: GameSpec, strategy, n_seats: int | None = None) -> Strategy:
+    """A Strategy from a name: a built-in, ``trained`` (the shipped policy for ``n_seats``
+    players) or ``trained:FILE``, ``ismcts:...``, or a numba.njit function."""
     if isinstance(strategy, Strategy):
         return strategy
     if isinstance(strategy, str) and strategy in spec.strategies:
         return spec.strategies[strategy]
+    if isinstance(strategy, str) and strategy.split(":", 1)[0] == "trained":
+        from . import trained
+
+        _, _, path = strategy.partition(":")
+        return trained.from_file(spec, path) if path else trained.shipped(spec, n_seats)
     if isinstance(strategy, str) and strategy.split(":", 1)[0] in SEARCH_NAMES:
-        return search_player(spec, strategy)
+        return search_player(spec, strategy, n_seats=n_seats)
     if isinstance(strategy, CPUDispatcher):
         return Strategy(strategy.py_func.__name__, fn=strategy)
     if callable(strategy):
@@ -164,7 +171,8 @@ def lookup(spec: GameSpec, strategy) -> Strategy:
         "or pass a Strategy(name, fn=<numba.njit function>) or a Python agent(obs, legal)")
 
 
-def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
+def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = None,
+                  **settings) -> Strategy:
     """The search player (sim/core/search.py: information-set MCTS) as a seat's strategy.
 
     ``"ismcts:budget=256,c=0.7,rollout=greedy,widen=1,alpha=0.5"``: iterations per decision,
@@ -195,6 +203,8 @@ def search_player(spec: GameSpec, text: str = "ismcts", **settings) -> Strategy:
     if paired not in (0, 1):
         raise StrategyError(f"{text!r}: paired must be 1 (root actions share worlds) or 0")
     rollout = spec.strategies.get(str(values["rollout"]))
+    if str(values["rollout"]).split(":", 1)[0] == "trained":
+        rollout = lookup(spec, str(values["rollout"]), n_seats)
     if rollout is None or rollout.builtin is None or rollout.builtin == SEARCH_KIND:
         raise StrategyError(f"{text!r}: rollout={values['rollout']!r} is not a built-in "
                             f"{spec.title} strategy; choose one of {', '.join(spec.strategies)}")

@@ -52,6 +52,24 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     return -1
 
 
+# --- features of the trained policy (sim/core/policy.py) -------------------------------------
+# One indicator per information set, on the bet: the weight w_i of set i is then the log-odds of
+# betting there (the policy plays at temperature 1), so a trained Kuhn policy is any table of
+# bet probabilities, and the exact exploitability of the table is what training minimises
+# (analysis/studies/kuhn).
+
+N_FEATURES = 12
+
+
+@njit(cache=True)
+def features(decision, seat, obs, legal, rng, phi):
+    here = infoset(obs)
+    for a in range(legal.shape[0]):
+        for f in range(N_FEATURES):
+            phi[a, f] = 0.0
+    phi[BET, here] = 1.0
+
+
 def table(**bets) -> tuple[float, ...]:
     """P(BET) per information set from keywords like ``K_first=1`` (the rest 0)."""
     from sim.kuhn.layout import CARD_NAMES, SITUATIONS

@@ -18,8 +18,10 @@ in every game (sim/core/protocol.py)::
 Everything a seat sees is public in the real game (hands are the complement of the cards in
 front); only the other players' choices this round and the deck's order are hidden.
 """
+import numpy as np
 from numba import njit
 
+from sim.bits import popcount
 from sim.parthian.layout import CHARGE, I, P, SHOTS
 from sim.strategy import RANDOM_PLAYER, Strategy
 from sim.strategy import script as sim_script
@@ -27,14 +29,26 @@ from sim.strategy import script as sim_script
 CAUTIOUS, GLORY, LOWBALL = 1, 2, 3
 
 
-@njit(cache=True)
+# Sum and highest value of the shooting cards of each 6-bit hand (bit v = card v + 1).
+HAND_SUM = np.array([sum(v + 1 for v in range(SHOTS) if h >> v & 1) for h in range(64)], np.int64)
+HAND_TOP = np.array([max([v + 1 for v in range(SHOTS) if h >> v & 1] or [0]) for h in range(64)],
+                    np.int64)
+
+
+@njit(cache=True, inline="always")
 def hand_mean(players, q):
-    total, count = 0, 0
-    for v in range(SHOTS):
-        if (players[q, P.HAND] >> v) & 1:
-            total += v + 1
-            count += 1
-    return total / count
+    hand = players[q, P.HAND]
+    return HAND_SUM[hand] / popcount(hand)
+
+
+@njit(cache=True)
+def others_mean(players, seat):
+    """What the other players are expected to play: the sum of their hands' means."""
+    total = 0.0
+    for q in range(players.shape[0]):
+        if q != seat:
+            total += hand_mean(players, q)
+    return total
 
 
 @njit(cache=True)
@@ -54,20 +68,22 @@ def highest_shot(legal):
 
 
 @njit(cache=True)
-def cautious(seat, players, info, legal, params):
+def cautious(seat, players, info, legal, margin):
     """Survivor: never the highest card on a likely breakthrough; just enough otherwise.
 
     Expects every other player to play the mean of their hand. If the legion breaks through
     even with our best card, play our lowest (the highest card takes the damage, PS-9). If it
     falls even to our lowest, play our highest to take the merit (PS-6). Otherwise play the
     smallest card that tips the total over; charge (PS-4) when only a charge can do that.
-    params[0]: safety margin added to the legion's strength (0 by default).
+    margin (params[0]): safety margin added to the legion's strength (0 by default).
     """
-    need = info[I.LEGION] + params[0]
-    others = 0.0
-    for q in range(players.shape[0]):
-        if q != seat:
-            others += hand_mean(players, q)
+    return cautious_given(others_mean(players, seat), info[I.LEGION] + margin, players, seat,
+                          legal)
+
+
+@njit(cache=True)
+def cautious_given(others, need, players, seat, legal):
+    """cautious, given what the others are expected to play."""
     low, high = lowest_shot(legal), highest_shot(legal)
     if others + high + 1 <= need:
         if legal[CHARGE] and others + players[seat, P.FRONT_SUM] > need:
@@ -82,19 +98,16 @@ def cautious(seat, players, info, legal, params):
 
 
 @njit(cache=True)
-def glory(seat, players, info, legal, params):
+def glory(seat, players, info, legal, prudent):
     """Merit chaser: charges whenever allowed (PS-4), otherwise plays its highest card.
 
-    params[0] = 1 makes it charge only when the charge is expected to defeat the legion.
+    prudent (params[0]) = 1 makes it charge only when the charge is expected to defeat the
+    legion.
     """
     if legal[CHARGE]:
-        if params[0] == 0:
+        if prudent == 0:
             return CHARGE
-        others = 0.0
-        for q in range(players.shape[0]):
-            if q != seat:
-                others += hand_mean(players, q)
-        if others + players[seat, P.FRONT_SUM] > info[I.LEGION]:
+        if others_mean(players, seat) + players[seat, P.FRONT_SUM] > info[I.LEGION]:
             return CHARGE
     return highest_shot(legal)
 
@@ -103,12 +116,64 @@ def glory(seat, players, info, legal, params):
 def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     """The built-ins by kind (the engine answers random and scripted seats itself)."""
     if kind == CAUTIOUS:
-        return cautious(seat, obs.players, obs.info, legal, params)
+        return cautious(seat, obs.players, obs.info, legal, params[0])
     if kind == GLORY:
-        return glory(seat, obs.players, obs.info, legal, params)
+        return glory(seat, obs.players, obs.info, legal, params[0])
     if kind == LOWBALL:  # always the lowest shooting card; never charges: a baseline
         return lowest_shot(legal)
     return -1
+
+
+# --- features of the trained policy (sim/core/policy.py) -------------------------------------
+
+N_FEATURES = 14
+
+
+@njit(cache=True)
+def features(decision, seat, obs, legal, rng, phi):
+    """What the trained policy weighs for each legal card (its row of ``phi``): the card's value,
+    whether it is a charge, whether it defeats the legion if the others play their hands'
+    means (and only just), whether it is the highest card on the table whatever the others do
+    (it takes the damage of a breakthrough, PS-9), the built-ins' choices, the lowest and highest
+    card, the camel resupply it triggers (PS-14), the charge power it builds (PS-4), and the
+    seat's standing in merits and charge cards."""
+    players, info = obs.players, obs.info
+    need = info[I.LEGION]
+    expected, others_top, lead = 0.0, 0, players[seat, P.MERITS]
+    for q in range(players.shape[0]):
+        if q != seat:
+            expected += hand_mean(players, q)
+            top = HAND_TOP[players[q, P.HAND]]
+            if players[q, P.CHARGES] > 0 and players[q, P.FRONT_SUM] > info[I.THRESHOLD]:
+                top = max(top, players[q, P.FRONT_SUM])
+            others_top = max(others_top, top)
+            lead = min(lead, players[seat, P.MERITS] - players[q, P.MERITS])
+    cautious_pick = cautious_given(expected, need, players, seat, legal)
+    glory_pick = CHARGE if legal[CHARGE] else highest_shot(legal)
+    low, high = lowest_shot(legal), highest_shot(legal)
+    cards = popcount(players[seat, P.HAND])
+    charges = players[seat, P.CHARGES]
+    for a in range(legal.shape[0]):
+        if not legal[a]:
+            continue
+        charge = a == CHARGE
+        value = players[seat, P.FRONT_SUM] if charge else a + 1
+        defeats = expected + value > need
+        topmost = value >= others_top and not charge
+        phi[a, 0] = value / 10.0
+        phi[a, 1] = 1.0 if charge else 0.0
+        phi[a, 2] = 1.0 if defeats else 0.0
+        phi[a, 3] = 1.0 if defeats and expected + value - 1 <= need else 0.0
+        phi[a, 4] = 1.0 if topmost else 0.0
+        phi[a, 5] = 1.0 if topmost and not defeats else 0.0
+        phi[a, 6] = 1.0 if a == cautious_pick else 0.0
+        phi[a, 7] = 1.0 if a == glory_pick else 0.0
+        phi[a, 8] = 1.0 if a == low else 0.0
+        phi[a, 9] = 1.0 if a == high else 0.0
+        phi[a, 10] = 1.0 if not charge and cards == 2 else 0.0
+        phi[a, 11] = 1.0 if topmost and not defeats and charges == 0 else 0.0
+        phi[a, 12] = 0.0 if charge else (players[seat, P.FRONT_SUM] + value) / 21.0
+        phi[a, 13] = lead / 7.0 if defeats else 0.0
 
 
 BUILTINS = {

@@ -24,6 +24,11 @@ from ..skill import skill_games, skill_section
 from ..markdown import Doc, interval_verdict, p_text, pct_text, seat_view
 
 
+# How the shipped trained policies (strategies/policies/parthian-Np.json) are made:
+# `balance train --shipped` (analysis.training.regenerate_shipped) reads this.
+TRAINING = {"players": (3, 4, 5, 6), "against": ("cautious", "glory", "lowball", "random"),
+            "hold_out": None, "generations": 80, "games": 300, "seed": 2026}
+
 DEFAULT_GAMES = 50_000
 QUICK_GAMES = 2_000
 OFFSETS = tuple(range(-4, 5))

@@ -20,6 +20,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from .hashing import hash_observation
+from .policy import linear_choice, no_features
 from .userfn import call_user
 
 # The hooks a game registers (the names of the arguments the engine passes). A game may leave
@@ -35,6 +36,7 @@ HOOKS = {
     "strategy": ("kind", "decision", "seat", "obs", "legal", "params", "rng"),
     "script_action": ("g", "decision", "seat", "obs", "legal", "code"),
     "off_script": ("g", "decision", "seat", "legal"),
+    "features": ("decision", "seat", "obs", "legal", "rng", "phi"),
 }
 
 # What the protocol calls, per game: (arguments, body); ``observe``, ``strategy``,
@@ -52,6 +54,10 @@ ANSWERS = {
     "script_answer": (("g", "decision", "seat", "legal", "code"),
                       "return script_action(g, decision, seat, observe(g, decision, seat), legal, "
                       "code)"),
+    "trained_answer": (("g", "decision", "seat", "legal", "params", "rng"),
+                       "features(decision, seat, observe(g, decision, seat), legal, rng, "
+                       "g.core.phi)\n            return linear_choice(g.core.phi, decision, legal, "
+                       "params, rng)"),
     "observation_hash": (("g", "decision", "seat", "legal", "params", "rng", "h"),
                          "return hash_observation(h, observe(g, decision, seat), legal, params, "
                          "rng)"),
@@ -72,6 +78,7 @@ off_script = _STUBS["off_script"]
 builtin_answer = _STUBS["builtin_answer"]
 user_answer = _STUBS["user_answer"]
 script_answer = _STUBS["script_answer"]
+trained_answer = _STUBS["trained_answer"]
 observation_hash = _STUBS["observation_hash"]
 chance_streams = _stub("chance_streams", ("g",))
 decision_types = _stub("decision_types", ("g",))
@@ -90,7 +97,8 @@ def no_answer_off_script(g, decision, seat, legal):
     return -1
 
 
-DEFAULT_HOOKS = {"script_action": script_code_is_action, "off_script": no_answer_off_script}
+DEFAULT_HOOKS = {"script_action": script_code_is_action, "off_script": no_answer_off_script,
+                 "features": no_features}
 
 
 def register(state_class, n_chance: int | None = None, n_decisions: int | None = None,
@@ -115,7 +123,8 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     missing = set(HOOKS) - set(chosen)
     if missing:
         raise TypeError(f"{state_class.__name__}: the game must provide {sorted(missing)}")
-    functions = {**chosen, "call_user": call_user, "hash_observation": hash_observation}
+    functions = {**chosen, "call_user": call_user, "hash_observation": hash_observation,
+                 "linear_choice": linear_choice}
     for name, (arguments, body) in ANSWERS.items():
         _bind(_STUBS[name], arguments, body, state_class, functions)
     for stub, value in ((chance_streams, n_chance), (decision_types, n_decisions)):

@@ -9,9 +9,10 @@ n)``, which returns the action to play. The rest of the protocol is decided here
   search neither searches it nor gives it a node. (No legal action at all answers -1: a bug of
   the game, which its tests catch.)
 - **Who answers.** The engine answers ``RANDOM`` (a uniformly random legal action from the
-  seat's stream for this decision type) and ``SCRIPT`` ((decision, action) pairs in order;
-  a decision that does not match the next pair gets the game's ``off_script`` answer) itself,
-  for every game; a game's built-ins through its ``strategy`` hook; a user strategy through its
+  seat's stream for this decision type), ``SCRIPT`` ((decision, action) pairs in order; a
+  decision that does not match the next pair gets the game's ``off_script`` answer) and
+  ``TRAINED`` (a linear policy over the game's features, sim/core/policy.py) itself, for every
+  game; a game's built-ins through its ``strategy`` hook; a user strategy through its
   address (sim/core/userfn.py); the search player through the controller. Every strategy has
   one signature, ``strategy(decision, seat, obs, legal, params, rng)``, and ``obs`` is what the
   game's ``observe(g, decision, seat)`` hook returns: everything that seat may know, nothing
@@ -43,9 +44,11 @@ from ..game import RECORD_WINNERS
 from ..rng import next_u64, rand_below, seed_game
 from . import control
 from .hooks import (builtin_answer, by_controller, chance_streams, decision_types,
-                    observation_hash, off_script, play_game, redeal, script_answer, user_answer)
+                    observation_hash, off_script, play_game, redeal, script_answer,
+                    trained_answer, user_answer)
 from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, ERROR, GAME, KIND, LOGGING, RANDOM,
-                    ROW, SCRIPT, SEARCH_KIND, SEAT_FIELDS, SLOT, USER_KIND, seat_at, users_at)
+                    ROW, SCRIPT, SEARCH_KIND, SEAT_FIELDS, SLOT, TRAINED, USER_KIND, seat_at,
+                    users_at)
 
 inline = njit(_nrt=False, inline="always")
 
@@ -119,6 +122,8 @@ def decide(g, decision, seat, legal):
     if kind == RANDOM:
         return random_legal(legal, rng)
     params = c.params[seat]
+    if kind == TRAINED:
+        return trained_answer(g, decision, seat, legal, params, rng)
     if kind == SCRIPT:
         return script(g, decision, seat, legal, params)
     if kind >= USER_KIND:

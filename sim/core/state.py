@@ -16,6 +16,7 @@ from numba import njit
 # numbered 1 .. FIRST_ENGINE_KIND - 1 (strategies/<game>.py).
 RANDOM = 0             # a uniformly random legal action
 SCRIPT = 90            # (decision, action) pairs in order (sim.strategy.script)
+TRAINED = 91           # a linear policy over the game's features (sim/core/policy.py)
 FIRST_ENGINE_KIND = 90
 SEARCH_KIND = 999      # the search player (sim/core/search.py): answered by the controller
 USER_KIND = 1000       # + k: the k-th user strategy of the batch, called through its address
@@ -58,6 +59,8 @@ class Core(NamedTuple):
     legal: np.ndarray      # bool[2 * n_actions]: legal mask of the decision being asked (the game
                            # fills legal[:n] before it asks); the second half keeps the mask while
                            # the game redeals
+    phi: np.ndarray        # float64[n_actions, n_features + 1]: a trained policy's features of
+                           # each action, and its score in the last column
     log: np.ndarray        # int64[E, W]: event log; log[0, 0] counts the events (E = 0: none)
     ctl: object            # None (the plain path) or the decision controller, int64[...]
 
@@ -75,13 +78,15 @@ def users_at(c):
 
 
 @njit(cache=True)
-def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl):
+def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl, n_features=1):
     """The engine's state for one chunk (allocated once; every game reuses it): room for the
-    game's ``n_chance`` chance streams and one per (seat, decision type)."""
+    game's ``n_chance`` chance streams and one per (seat, decision type), and for a trained
+    policy's ``n_features`` features of each action (strategies/<game>.py: N_FEATURES)."""
     ints = np.zeros(SEATS + n_seats * SEAT_FIELDS + batch.users.shape[0], np.int64)
     ints[ERROR:ERROR + 4] = -1
     for k in range(batch.users.shape[0]):
         ints[SEATS + n_seats * SEAT_FIELDS + k] = batch.users[k]
     return Core(ints, np.zeros((n_seats, batch.params.shape[1]), np.float64),
                 np.zeros(n_chance + n_seats * n_decisions, np.uint64),
-                np.zeros(2 * n_actions, np.bool_), log, ctl)
+                np.zeros(2 * n_actions, np.bool_),
+                np.zeros((n_actions, n_features + 1), np.float64), log, ctl)

@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from strategies.kuhn import builtin_decide
+from strategies.kuhn import N_FEATURES, builtin_decide, features
 
 from .. import core
 from ..core import control, log_event
@@ -124,12 +124,13 @@ def play_game(g, out, row):
 
 
 core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
-              strategy=builtin_decide)
+              strategy=builtin_decide, features=features)
 
 
 @njit(cache=True)
 def new_state(rules, batch, log, ctl):
-    return State(core.new_core(batch, 2, N_CHANCE, N_DECISIONS, N_ACTIONS, log, ctl), rules,
+    return State(core.new_core(batch, 2, N_CHANCE, N_DECISIONS, N_ACTIONS, log, ctl, N_FEATURES),
+                 rules,
                  np.zeros(PUB_SIZE, np.int64), np.zeros(2, np.int64), np.zeros(1, np.int64))
 
 

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from strategies.parthian import builtin_decide
+from strategies.parthian import N_FEATURES, builtin_decide, features
 
 from .. import core
 from ..core import control, log_event
@@ -336,14 +336,15 @@ def play_game(g, out, row):
 
 
 core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
-              strategy=builtin_decide)
+              strategy=builtin_decide, features=features)
 
 
 @njit(cache=True)
 def new_state(rules, legions, batch, log, ctl):
     """The state of one chunk's games (allocated once; every game reuses it)."""
     n = rules[R.PLAYERS]
-    return State(core.new_core(batch, n, N_CHANCE, N_DECISIONS, N_ACTIONS, log, ctl), rules,
+    return State(core.new_core(batch, n, N_CHANCE, N_DECISIONS, N_ACTIONS, log, ctl, N_FEATURES),
+                 rules,
                  legions, np.zeros((n, N_FIELDS), np.int64), np.zeros(N_LEGIONS, np.int64),
                  np.zeros(N_GAME_FIELDS, np.int64), np.zeros(INFO_SIZE, np.int64),
                  np.zeros(n, np.int64), np.zeros(n, np.int64))

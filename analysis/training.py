@@ -1,0 +1,401 @@
+"""Training a game's linear policy (sim/core/policy.py) with evolution strategies.
+
+``balance train GAME`` (and :func:`train`) runs CMA-ES (the ``cmaes`` package) over the policy's
+weights, one weight per (decision type, feature). A candidate's fitness is its share of the wins
+against a pool, relative to a fair share, through a logarithm (its worst tables count most;
+``fitness``) and averaged over the pool's tables:
+
+- in a 2-player game, one table per opponent (each built-in heuristic and, as training goes, the
+  policy of earlier generations: self-play against the past);
+- in a multi-player game, the candidate at one seat among each heuristic filling the others, and
+  at a mixed table of all of them.
+
+Every table is played with the seats rotated (every strategy at every seat equally often) and
+every candidate of a generation plays the same games (common random numbers: the same seeds),
+so the comparisons inside a generation are paired and far less noisy than the raw win rates.
+A held-out opponent (``hold_out``) is never trained against: the final check measures it.
+
+Every ``check_every`` generations the current mean is measured against a fixed yardstick (the
+first opponent: the best heuristic) on fresh seeds, with its Wilson interval: the learning
+curve. The run is deterministic for a seed at any ``jobs`` (each evaluation is a seeded batch)
+and, with ``run_dir``, resumes after the last finished generation.
+"""
+from __future__ import annotations
+
+import pickle
+import time
+import zlib
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from sim import __version__
+from sim import trained as T
+from sim.errors import RunError
+from sim.games import get_game
+from sim.runner import as_rules, simulate
+
+from .stats import wilson
+
+
+@dataclass
+class Training:
+    """What a training run gives: the weights, its learning curve and its provenance."""
+    weights: np.ndarray                 # float64[decision types, features]
+    history: pd.DataFrame               # one row per generation
+    provenance: dict
+    spec: object = field(repr=False, default=None)
+    temperature: float = 0.0
+
+    def player(self, name: str = "trained"):
+        return T.player(self.spec, self.weights, name, self.temperature)
+
+    def save(self, path):
+        rules = self.provenance["variant"]
+        return T.save(path, self.spec, self.weights, self.provenance["n_players"], rules,
+                      self.provenance, self.temperature)
+
+
+def seat_share(records: pd.DataFrame, n_seats: int, slot: int = 0) -> np.ndarray:
+    """Per game, the share of the win of the strategy in slot ``slot`` of a rotated batch
+    (game g seats slot (s + g) mod N at seat s, so the slot sits at seat (slot - g) mod N)."""
+    wins = records[[f"win_{s}" for s in range(n_seats)]].to_numpy(float)
+    seats = (slot - records["rotation"].to_numpy()) % n_seats
+    return wins[np.arange(len(records)), seats]
+
+
+def tables(candidate, opponents: list, n_seats: int) -> list[list]:
+    """The lineups a candidate is measured at (the candidate in slot 0)."""
+    if n_seats == 2:
+        return [[candidate, o] for o in opponents]
+    lineups = [[candidate] + [o] * (n_seats - 1) for o in opponents]
+    if len(opponents) > 1:
+        lineups.append([candidate] + [opponents[s % len(opponents)] for s in range(n_seats - 1)])
+    return lineups
+
+
+FLOOR = 0.05
+
+
+def fitness(game: str, rules, candidate, opponents: list, n_games: int, seed: int) -> float:
+    """The mean over the candidate's tables of log(FLOOR + its win share over a fair share).
+
+    The logarithm makes the training care most about its worst tables: doubling a share it
+    barely wins gains as much as doubling one it already wins twice over, so a policy cannot
+    buy a sure win against a weak opponent with a loss against a strong one."""
+    spec = get_game(game)
+    n = rules.n_seats
+    values = []
+    for k, lineup in enumerate(tables(candidate, opponents, n)):
+        records = simulate(spec, rules, lineup, n_games, seed=seed + k, rotate_seats=True,
+                           progress=False).records
+        values.append(np.log(FLOOR + seat_share(records, n).mean() * n))
+    return float(np.mean(values))
+
+
+def measure(game: str, rules, candidate, opponent, n_games: int, seed: int) -> dict:
+    """The candidate's share of the won games against ``opponent`` (filling every other seat),
+    with its Wilson interval, on seeds of its own. Games nobody wins (Parthian Shot's rout of
+    every player, a capped game) count apart: at a table where nobody ever wins, no strategy
+    is better than another, and the share is undefined (NaN)."""
+    spec = get_game(game)
+    return shares(spec, rules, [candidate] + [opponent] * (rules.n_seats - 1), n_games, seed)
+
+
+def shares(spec, rules, lineup, n_games: int, seed: int) -> dict:
+    n = rules.n_seats
+    records = simulate(spec, rules, lineup, n_games, seed=seed, rotate_seats=True,
+                       progress=False).records
+    share = seat_share(records, n)
+    decided = records[[f"win_{s}" for s in range(n)]].to_numpy(float).sum(axis=1) > 0
+    if not decided.any():
+        return {"share": np.nan, "low": np.nan, "high": np.nan, "fair": 1 / n,
+                "games": len(share), "decided": 0}
+    low, high = wilson(share[decided].sum(), int(decided.sum()))
+    return {"share": share[decided].mean(), "low": low, "high": high, "fair": 1 / n,
+            "games": len(share), "decided": int(decided.sum())}
+
+
+def _generation_seed(seed: int, generation: int) -> int:
+    return zlib.crc32(f"{seed}/{generation}".encode()) * 1000
+
+
+def train(game: str, rules=None, opponents=None, hold_out=None, generations: int = 40,
+          population: int | None = None, games: int = 200, seed: int = 0, jobs: int = 1,
+          run_dir=None, progress: bool | None = None, sigma: float = 0.5, start=None,
+          check_every: int = 5, check_games: int = 1000, pool_every: int = 10,
+          objective=None, temperature: float = 0.0) -> Training:
+    """Train the game's policy (the module says how); returns a :class:`Training`.
+
+    opponents : strategies to train against (default: the game's built-ins but random and the
+        held-out one); the first is the learning curve's yardstick.
+    hold_out : a built-in never trained against, measured at the end.
+    start : initial weights (default: the game's ``START_WEIGHTS``, else zeros).
+    objective : instead of playing, a function of the weights (decision types x features) to
+        maximise, e.g. minus Kuhn poker's exact exploitability (analysis/studies/kuhn).
+    temperature : the trained policy's temperature (0: the best action; > 0: softmax).
+    """
+    import cmaes
+
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    n_features = T.n_features(spec)
+    if n_features == 0:
+        raise RunError(f"{spec.title} declares no features (strategies/{spec.name}.py): it "
+                       "cannot be trained yet")
+    decisions = len(spec.decision_names or ("decision",))
+    if opponents is None:
+        opponents = [name for name in spec.strategies if name not in ("random", hold_out)]
+    opponents = list(opponents) or ["random"]
+    if hold_out is not None and hold_out in opponents:
+        raise RunError(f"{hold_out!r} cannot be both an opponent and held out")
+    mean = np.zeros((decisions, n_features))
+    if start is not None:
+        mean = np.asarray(start, float).reshape(decisions, n_features)
+    else:
+        guess = getattr(T._strategies_module(spec), "START_WEIGHTS", None)
+        if guess is not None:
+            mean = np.asarray(guess, float).reshape(decisions, n_features)
+    request = {"command": "train", "game": spec.name, "variant": rules.to_dict(),
+               "objective": getattr(objective, "__qualname__", None), "temperature": temperature,
+               "opponents": list(map(str, opponents)), "hold_out": hold_out,
+               "population": population, "games": games,
+               "seed": seed, "sigma": sigma, "start": mean.ravel().tolist(),
+               "feature_code": T.feature_code(spec), "version": __version__}
+    store = None
+    if run_dir is not None:
+        from sim.checkpoint import RunDir
+        store = RunDir(run_dir, request)
+    optimizer = cmaes.CMA(mean=mean.ravel(), sigma=sigma, seed=seed,
+                          population_size=population)
+    history, pool, done = [], [], 0
+    if store is not None:
+        finished = sorted(n for n in store.names() if n.startswith("generation-"))
+        if finished:
+            optimizer, history, pool, done = pickle.loads(store.load_bytes(finished[-1]))
+    show = progress if progress is not None else False
+    bar = tqdm(total=generations, initial=done, desc=f"train {spec.name}", unit="gen",
+               disable=not show)
+    with Parallel(n_jobs=jobs, backend="loky" if jobs != 1 else "sequential") as parallel:
+        for generation in range(done, generations):
+            start_time = time.perf_counter()
+            gen_seed = _generation_seed(seed, generation)
+            optimizer.reseed_rng(gen_seed % 2**32)  # a resumed run draws what a whole one would
+            candidates = [optimizer.ask() for _ in range(optimizer.population_size)]
+            field_ = opponents + pool
+            if objective is not None:
+                scores = [float(objective(c.reshape(decisions, n_features))) for c in candidates]
+            else:
+                scores = parallel(delayed(fitness)(
+                    spec.name, rules, T.player(spec, c.reshape(decisions, n_features),
+                                               "candidate", temperature),
+                    field_, games, gen_seed) for c in candidates)
+            optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
+            # Through a pickle every generation, as a resumed run's state is: cmaes stores its
+            # covariance as one triangle, which rounds the last bits of an unpickled one.
+            optimizer = pickle.loads(pickle.dumps(optimizer))
+            current = optimizer.mean.reshape(decisions, n_features)
+            row = {"generation": generation + 1, "best_fitness": max(scores),
+                   "mean_fitness": float(np.mean(scores)), "sigma": float(optimizer._sigma),
+                   "seconds": time.perf_counter() - start_time}
+            if objective is None and ((generation + 1) % check_every == 0
+                                      or generation + 1 == generations):
+                check = measure(spec.name, rules, T.player(spec, current, "current", temperature),
+                                opponents[0], check_games, 10**9 + seed)
+                row.update({"yardstick": str(opponents[0]), "share": check["share"],
+                            "share_low": check["low"], "share_high": check["high"]})
+            if pool_every and (generation + 1) % pool_every == 0:
+                pool.append(T.player(spec, current.copy(), f"generation {generation + 1}",
+                                     temperature))
+            history.append(row)
+            if store is not None:
+                store.save_bytes(f"generation-{generation + 1:05d}",
+                                 pickle.dumps((optimizer, history, pool, generation + 1)))
+            bar.update(1)
+    bar.close()
+    weights = optimizer.mean.reshape(decisions, n_features).copy()
+    provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": rules.n_seats,
+                  "method": "CMA-ES (cmaes) on the win share against a pool, seats rotated, "
+                            "common random numbers within a generation",
+                  "opponents": list(map(str, opponents)), "hold_out": hold_out,
+                  "generations": generations, "population": optimizer.population_size,
+                  "games_per_table": games, "seed": seed, "version": __version__}
+    if objective is not None:
+        provenance["method"] = f"CMA-ES (cmaes) maximising {getattr(objective, '__qualname__', objective)}"
+    provenance["temperature"] = temperature
+    return Training(weights, pd.DataFrame(history), provenance, spec, temperature)
+
+
+def strength_table(game: str, rules, policy, opponents: list, n_games: int = 2000,
+                   seed: int = 2**31) -> pd.DataFrame:
+    """The policy against each opponent (filling the other seats) and a mixed table of them,
+    seats rotated, with Wilson 95% intervals and the fair share: the ladder check of a policy."""
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    rows = []
+    for k, opponent in enumerate(opponents):
+        r = measure(game, rules, policy, opponent, n_games, seed + k)
+        rows.append({"against": str(opponent), **r})
+    if rules.n_seats > 2 and len(opponents) > 1:
+        lineup = [policy] + [opponents[s % len(opponents)] for s in range(rules.n_seats - 1)]
+        rows.append({"against": "mixed table", **shares(spec, rules, lineup, n_games, seed + 99)})
+    table = pd.DataFrame(rows)
+    table["beats"] = np.where(table["decided"] > 0, table["low"] > table["fair"], np.nan)
+    return table
+
+
+def learning_curve(history: pd.DataFrame, title: str = ""):
+    """Strength against the yardstick by generation (share with its interval), and the
+    training fitness."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    checked = history.dropna(subset=["share"]) if "share" in history else history.iloc[:0]
+    if len(checked):
+        ax.plot(checked["generation"], checked["share"], "o-", label=f"share against "
+                f"{checked['yardstick'].iloc[0]} (95% interval)")
+        ax.fill_between(checked["generation"], checked["share_low"], checked["share_high"],
+                        alpha=0.25)
+    ax.set_xlabel("generation")
+    ax.set_ylabel("win share")
+    twin = ax.twinx()
+    twin.plot(history["generation"], history["mean_fitness"], ":", color="grey",
+              label="training fitness (right axis)")
+    twin.set_ylabel("fitness: mean log(0.05 + share / fair share)", fontsize=8)
+    twin.legend(loc="upper left", fontsize=8)
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def action_frequencies(game: str, rules, lineup: list, n_games: int, seed: int) -> pd.DataFrame:
+    """How often slot 0's strategy and the others choose each action, per decision type: one
+    traced game at a time (the controller records every decision asked), seats rotated."""
+    from sim.core.header import T_ACTION, T_DECISION, T_SEAT, new_ctl, trace_of
+    from sim.rng import master_key
+    from sim.runner import play_kernel
+    from sim.strategy import resolve_seats
+
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    n = rules.n_seats
+    seats = resolve_seats(spec, lineup, n)
+    names = spec.decision_names or ("decision",)
+    counts: dict = {}
+    for g in range(n_games):
+        ctl = new_ctl(trace_rows=4096)
+        play_kernel(spec, rules.kernel_args(), seats, master_key(seed), g, 1, ctl=ctl, rotate=True)
+        slot0_seat = (-g) % n
+        for row in trace_of(ctl):
+            who = "slot 0" if row[T_SEAT] == slot0_seat else "others"
+            key = (names[int(row[T_DECISION])], int(row[T_ACTION]), who)
+            counts[key] = counts.get(key, 0) + 1
+    table = pd.Series(counts).rename_axis(["decision", "action", "who"]).unstack("who",
+                                                                             fill_value=0)
+    for who in ("slot 0", "others"):
+        if who not in table:
+            table[who] = 0
+        table[who] = table[who] / table[who].groupby(level="decision").transform("sum")
+    return table[["slot 0", "others"]].fillna(0.0).reset_index()
+
+
+@dataclass
+class Exploit:
+    """``balance exploit``: a seat trained against a fixed field, measured and compared."""
+    training: Training
+    measured: dict
+    frequencies: pd.DataFrame
+    field: str
+    dominant: bool
+    line: str
+
+    def write(self, out):
+        from pathlib import Path
+        import json
+
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        self.training.save(out / "exploiter.json")
+        self.frequencies.to_csv(out / "actions.csv", index=False)
+        (out / "exploit.json").write_text(json.dumps(
+            {"line": self.line, "dominant": bool(self.dominant), "field": self.field,
+             "measured": {k: (float(v) if isinstance(v, (float, np.floating)) else v)
+                          for k, v in self.measured.items()},
+             "provenance": self.training.provenance}, indent=1))
+
+
+DOMINANCE_MARGIN = 0.10
+
+
+def exploit(game: str, rules=None, field: str = "trained", generations: int = 60,
+            population: int | None = None, games: int = 300, seed: int = 0, jobs: int = 1,
+            run_dir=None, check_games: int = 2000, progress: bool | None = None) -> Exploit:
+    """Train one seat against ``field`` at every other seat; re-measure it on fresh seeds."""
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    n = rules.n_seats
+    result = train(spec.name, rules, opponents=[field], generations=generations,
+                   population=population, games=games, seed=seed, jobs=jobs, run_dir=run_dir,
+                   progress=progress, pool_every=0, check_games=max(200, check_games // 4))
+    exploiter = result.player("exploiter")
+    measured = shares(spec, rules, [exploiter] + [field] * (n - 1), check_games, 2**31 + seed)
+    fair = 1 / n
+    low = measured["low"]
+    dominant = bool(measured["decided"] > 0 and low - fair >= DOMINANCE_MARGIN)
+    frequencies = action_frequencies(spec.name, rules, [exploiter] + [field] * (n - 1),
+                                     min(400, check_games), 2**31 + seed + 1)
+    level = f"against a field of {field}"
+    if measured["decided"] == 0:
+        line = f"Exploit search ({level}): no game was won by anybody; nothing to compare."
+    elif dominant:
+        line = (f"Exploit search ({level}): a trained seat wins {measured['share']:.1%} "
+                f"({measured['low']:.1%}-{measured['high']:.1%}) of the decided games, against "
+                f"a fair {fair:.1%}: a dominant line, so either the game has a degenerate "
+                f"strategy or the field plays weakly (see its action frequencies).")
+    else:
+        line = (f"Exploit search ({level}): the best trained seat wins {measured['share']:.1%} "
+                f"({measured['low']:.1%}-{measured['high']:.1%}), within {DOMINANCE_MARGIN:.0%} "
+                f"of a fair {fair:.1%}: no dominant strategy found.")
+    return Exploit(result, measured, frequencies, str(field), dominant, line)
+
+
+def recipe(game: str) -> dict | None:
+    """How the game's shipped policies are trained: its study's TRAINING (players, opponents,
+    held-out strategy, generations, games per table, seed, and optionally an objective)."""
+    import importlib
+
+    try:
+        study = importlib.import_module(f"analysis.studies.{game}")
+    except ImportError:
+        return None
+    return getattr(study, "TRAINING", None)
+
+
+def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None) -> list:
+    """``balance train --shipped``: retrain every shipped policy from its game's recipe (the
+    one command that regenerates strategies/policies/)."""
+    from sim.games import game_names
+
+    written = []
+    for game in games or game_names():
+        plan = recipe(game)
+        if plan is None:
+            continue
+        spec = get_game(game)
+        for n in plan.get("players", (None,)):
+            rules = {"n_players": n} if n is not None and "n_players" in spec.rules_class.options() \
+                else None
+            result = train(game, rules, opponents=plan.get("against"),
+                           hold_out=plan.get("hold_out"), generations=plan["generations"],
+                           games=plan.get("games", 300), seed=plan.get("seed", 0), jobs=jobs,
+                           progress=progress, objective=plan.get("objective"),
+                           temperature=plan.get("temperature", 0.0), sigma=plan.get("sigma", 0.5))
+            name = f"{game}-{n}p.json" if n is not None else f"{game}.json"
+            path = result.save((out or T.SHIPPED) / name)
+            result.history.to_csv(path.with_suffix(".history.csv"), index=False)
+            written.append(path)
+    return written

@@ -1,0 +1,111 @@
+"""``balance train`` and ``balance exploit``: learn a game's policy, and look for a dominant one."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.errors import BalanceError
+
+
+def add_commands(commands, games: list[str], add_game_arguments, all_cores: int) -> None:
+    train = commands.add_parser(
+        "train", help="learn a fast policy for a game (evolution strategies against a pool)",
+        description="Train the game's linear policy over its features (sim/core/policy.py) "
+        "with CMA-ES: each candidate plays every opponent of the pool, seats rotated, all "
+        "candidates of a generation on the same games; the policy of earlier generations "
+        "joins the pool as training goes. Writes the policy file (seat it with -s "
+        "trained:FILE), its learning curve (PNG, CSV) and its strength against every built-in "
+        "with 95% intervals (docs/training.md).")
+    add_game_arguments(train, games)
+    _training_arguments(train, all_cores)
+    train.add_argument("--against", action="append", metavar="STRATEGY",
+                       help="an opponent of the pool (repeatable; default: every built-in but "
+                       "random and the held-out one); the first is the learning curve's "
+                       "yardstick")
+    train.add_argument("--hold-out", metavar="STRATEGY",
+                       help="a built-in never trained against, measured at the end")
+    train.add_argument("--out", type=Path, help="the policy file (default "
+                       "policies/GAME-Np.json; the learning curve and strength table beside it)")
+    train.set_defaults(run=run_train)
+
+    exploit = commands.add_parser(
+        "exploit", help="search for a dominant strategy: train one seat against a fixed field",
+        description="Train one seat's policy against a fixed field (default: the shipped "
+        "trained policy at every other seat) to maximise its own win rate, re-measure it on "
+        "fresh seeds with its interval, compare its play with the field's (action frequencies "
+        "per decision type), and flag a dominant strategy when the lower bound of its share "
+        "exceeds the field's by at least 10 points: the game has a degenerate line, or the "
+        "field plays weakly.")
+    add_game_arguments(exploit, games)
+    _training_arguments(exploit, all_cores)
+    exploit.add_argument("--field", default="trained",
+                         help="the strategy at every other seat (default: trained)")
+    exploit.add_argument("--out", type=Path, help="folder for the exploit's files "
+                         "(default exploit/GAME-Np)")
+    exploit.set_defaults(run=run_exploit)
+
+
+def _training_arguments(parser, all_cores: int) -> None:
+    parser.add_argument("--generations", type=int, default=60, help="CMA-ES generations "
+                        "(default 60)")
+    parser.add_argument("--population", type=int, help="candidates per generation (default: "
+                        "CMA-ES's own, 4 + 3 ln(weights))")
+    parser.add_argument("--games", type=int, default=300, help="games per table per candidate "
+                        "(default 300)")
+    parser.add_argument("--check-games", type=int, default=2000, help="games per final "
+                        "strength measurement (default 2000)")
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--jobs", type=int, default=all_cores,
+                        help=f"parallel workers (default: every core, {all_cores} here)")
+    parser.add_argument("--run-dir", type=Path, metavar="DIR",
+                        help="keep every generation here: the same command resumes")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def _check(args) -> None:
+    for name in ("generations", "games", "check_games"):
+        if getattr(args, name) <= 0:
+            raise BalanceError(f"--{name.replace('_', '-')} must be positive")
+    if args.population is not None and args.population < 2:
+        raise BalanceError("--population must be at least 2")
+
+
+def run_train(args) -> int:
+    from analysis.training import learning_curve, strength_table, train
+
+    from .requests import game_request
+
+    _check(args)
+    spec, rules, _ = game_request(args)
+    out = args.out or Path("policies") / f"{spec.name}-{rules.n_seats}p.json"
+    result = train(spec.name, rules, opponents=args.against, hold_out=args.hold_out,
+                   generations=args.generations, population=args.population, games=args.games,
+                   seed=args.seed, jobs=args.jobs, run_dir=args.run_dir,
+                   progress=not args.no_progress)
+    result.save(out)
+    result.history.to_csv(out.with_suffix(".history.csv"), index=False)
+    learning_curve(result.history, f"{spec.title}, {rules.n_seats} players").savefig(
+        out.with_suffix(".curve.png"), dpi=110)
+    opponents = [name for name in spec.strategies]
+    table = strength_table(spec.name, rules, result.player(), opponents, args.check_games)
+    table.to_csv(out.with_suffix(".strength.csv"), index=False)
+    print(f"wrote {out} (seat it with -s trained:{out}), its learning curve and strength table")
+    print(table.to_string(index=False))
+    return 0
+
+
+def run_exploit(args) -> int:
+    from analysis.training import exploit
+
+    from .requests import game_request
+
+    _check(args)
+    spec, rules, _ = game_request(args)
+    out = args.out or Path("exploit") / f"{spec.name}-{rules.n_seats}p"
+    report = exploit(spec.name, rules, field=args.field, generations=args.generations,
+                     population=args.population, games=args.games, seed=args.seed,
+                     jobs=args.jobs, run_dir=args.run_dir, check_games=args.check_games,
+                     progress=not args.no_progress)
+    report.write(out)
+    print(report.line)
+    print(f"wrote {out}/ (exploit.json, its policy, action frequencies)")
+    return 0
