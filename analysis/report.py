@@ -31,9 +31,11 @@ def study_module(game: str) -> ModuleType | None:
 
 
 def studies() -> dict[str, ModuleType]:
-    """Every registered game that has a study, by name (sorted)."""
+    """Every registered game whose study writes a report, by name (sorted). A study without
+    ``write_report`` (Kuhn poker's: a calibration game, analysis/studies/kuhn) has no report."""
     found = {game: study_module(game) for game in game_names()}
-    return {game: module for game, module in found.items() if module is not None}
+    return {game: module for game, module in found.items()
+            if module is not None and hasattr(module, "write_report")}
 
 
 def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "reports",

@@ -34,6 +34,7 @@ from tqdm.auto import tqdm
 
 from sim import __version__
 from sim import trained as T
+from sim.strategy import trained_player
 from sim.errors import RunError
 from sim.games import get_game
 from sim.runner import as_rules, simulate
@@ -51,7 +52,7 @@ class Training:
     temperature: float = 0.0
 
     def player(self, name: str = "trained"):
-        return T.player(self.spec, self.weights, name, self.temperature)
+        return trained_player(self.spec, self.weights, name, self.temperature)
 
     def save(self, path):
         rules = self.provenance["variant"]
@@ -190,7 +191,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                 scores = [float(objective(c.reshape(decisions, n_features))) for c in candidates]
             else:
                 scores = parallel(delayed(fitness)(
-                    spec.name, rules, T.player(spec, c.reshape(decisions, n_features),
+                    spec.name, rules, trained_player(spec, c.reshape(decisions, n_features),
                                                "candidate", temperature),
                     field_, games, gen_seed) for c in candidates)
             optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
@@ -203,12 +204,12 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                    "seconds": time.perf_counter() - start_time}
             if objective is None and ((generation + 1) % check_every == 0
                                       or generation + 1 == generations):
-                check = measure(spec.name, rules, T.player(spec, current, "current", temperature),
+                check = measure(spec.name, rules, trained_player(spec, current, "current", temperature),
                                 opponents[0], check_games, 10**9 + seed)
                 row.update({"yardstick": str(opponents[0]), "share": check["share"],
                             "share_low": check["low"], "share_high": check["high"]})
             if pool_every and (generation + 1) % pool_every == 0:
-                pool.append(T.player(spec, current.copy(), f"generation {generation + 1}",
+                pool.append(trained_player(spec, current.copy(), f"generation {generation + 1}",
                                      temperature))
             history.append(row)
             if store is not None:

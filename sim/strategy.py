@@ -16,13 +16,15 @@ ctypes callback of the same C signature (sim/agents.py): slower, the same determ
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
 from .core.header import new_ctl
-from .core.state import RANDOM, SCRIPT, SEARCH_KIND, USER_KIND, Batch
+from . import trained
+from .core.state import RANDOM, SCRIPT, SEARCH_KIND, TRAINED, USER_KIND, Batch
 from .errors import StrategyError
 from .game import GameSpec
 
@@ -156,10 +158,8 @@ def lookup(spec: GameSpec, strategy, n_seats: int | None = None) -> Strategy:
     if isinstance(strategy, str) and strategy in spec.strategies:
         return spec.strategies[strategy]
     if isinstance(strategy, str) and strategy.split(":", 1)[0] == "trained":
-        from . import trained
-
         _, _, path = strategy.partition(":")
-        return trained.from_file(spec, path) if path else trained.shipped(spec, n_seats)
+        return trained_from_file(spec, path) if path else trained_shipped(spec, n_seats)
     if isinstance(strategy, str) and strategy.split(":", 1)[0] in SEARCH_NAMES:
         return search_player(spec, strategy, n_seats=n_seats)
     if isinstance(strategy, CPUDispatcher):
@@ -169,6 +169,30 @@ def lookup(spec: GameSpec, strategy, n_seats: int | None = None) -> Strategy:
     raise StrategyError(
         f"unknown strategy {strategy!r} for {spec.title}; built-ins: {', '.join(spec.strategies)}; "
         "or pass a Strategy(name, fn=<numba.njit function>) or a Python agent(obs, legal)")
+
+
+def trained_player(spec: GameSpec, weights, name: str = "trained", temperature: float = 0.0,
+           doc: str = "") -> Strategy:
+    """A seat playing the linear policy ``weights`` (decision types x features; sim/trained.py)."""
+    return Strategy(name, builtin=TRAINED, params=trained.parameters(spec, weights, temperature),
+                    doc=doc or "a trained linear policy over the game's features")
+
+
+def trained_from_file(spec: GameSpec, path, name: str | None = None) -> Strategy:
+    """A seat playing the policy file at ``path`` (refused if it is for other features)."""
+    body = trained.load(path, spec)
+    return trained_player(spec, body["weights"], name or f"trained:{Path(path).stem}",
+                  body.get("temperature", 0.0), doc=f"trained policy {path}")
+
+
+def trained_shipped(spec: GameSpec, n_players: int | None) -> Strategy:
+    """``-s trained``: the shipped policy for the variant's player count."""
+    path = trained.shipped_path(spec, n_players)
+    if path is None:
+        raise StrategyError(f"no trained {spec.title} policy is shipped for "
+                            f"{n_players or 'this'} players; train one with `balance train "
+                            f"{spec.name}` and seat it with -s trained:FILE")
+    return trained_from_file(spec, path, name="trained")
 
 
 def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = None,

@@ -11,7 +11,8 @@ features (strategies/<game>.py: ``features``, ``N_FEATURES``). Its file is JSON:
 ``-s trained:FILE`` seats a file; a plain ``-s trained`` seats the shipped policy that fits the
 variant (strategies/policies/<game>-<n>p.json, or <game>.json for a game with one count),
 ``balance train`` writes new ones. A file trained against other features (another
-``feature_code``) is refused: the weights would mean something else.
+``feature_code``) is refused: the weights would mean something else. The seats themselves are
+made in sim/strategy.py (``trained_player``, ``trained_from_file``), which reads this module.
 """
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ from pathlib import Path
 import numpy as np
 
 from .core.policy import FEATURES, TEMPERATURE, WEIGHTS
-from .core.state import TRAINED
 from .errors import StrategyError
 from .game import GameSpec
 
@@ -72,14 +72,6 @@ def parameters(spec: GameSpec, weights, temperature: float = 0.0) -> tuple[float
     return tuple(float(v) for v in values)
 
 
-def player(spec: GameSpec, weights, name: str = "trained", temperature: float = 0.0,
-           doc: str = ""):
-    from .strategy import Strategy
-
-    return Strategy(name, builtin=TRAINED, params=parameters(spec, weights, temperature),
-                    doc=doc or "a trained linear policy over the game's features")
-
-
 def save(path, spec: GameSpec, weights, n_players: int, variant: dict, provenance: dict,
          temperature: float = 0.0) -> Path:
     path = Path(path)
@@ -114,24 +106,8 @@ def load(path, spec: GameSpec) -> dict:
     return body
 
 
-def from_file(spec: GameSpec, path, name: str | None = None):
-    body = load(path, spec)
-    return player(spec, body["weights"], name or f"trained:{Path(path).stem}",
-                  body.get("temperature", 0.0), doc=f"trained policy {path}")
-
-
 def shipped_path(spec: GameSpec, n_players: int | None) -> Path | None:
     """The shipped policy for this player count, if any."""
     candidates = [SHIPPED / f"{spec.name}-{n_players}p.json"] if n_players else []
     candidates.append(SHIPPED / f"{spec.name}.json")
     return next((p for p in candidates if p.is_file()), None)
-
-
-def shipped(spec: GameSpec, n_players: int | None):
-    """``-s trained``: the shipped policy for the variant's player count."""
-    path = shipped_path(spec, n_players)
-    if path is None:
-        raise StrategyError(f"no trained {spec.title} policy is shipped for "
-                            f"{n_players or 'this'} players; train one with `balance train "
-                            f"{spec.name}` and seat it with -s trained:FILE")
-    return from_file(spec, path, name="trained")

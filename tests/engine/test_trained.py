@@ -6,6 +6,7 @@ import pytest
 
 from analysis.training import seat_share, strength_table, train
 from sim import trained as T
+from sim.strategy import trained_from_file, trained_player
 from sim.errors import StrategyError
 from sim.games import get_game
 from sim.runner import simulate
@@ -17,7 +18,7 @@ PARTHIAN = get_game("parthian")
 def imitation(feature: int):
     weights = np.zeros((1, S.N_FEATURES))
     weights[0, feature] = 1.0
-    return T.player(PARTHIAN, weights, "imitation")
+    return trained_player(PARTHIAN, weights, "imitation")
 
 
 def test_a_policy_weighing_only_a_heuristics_choice_plays_exactly_that_heuristic():
@@ -30,12 +31,12 @@ def test_a_policy_weighing_only_a_heuristics_choice_plays_exactly_that_heuristic
 
 
 def test_a_temperature_samples_and_zero_weights_play_the_lowest_legal_action():
-    zero = T.player(PARTHIAN, np.zeros((1, S.N_FEATURES)), "zero")
+    zero = trained_player(PARTHIAN, np.zeros((1, S.N_FEATURES)), "zero")
     ours = simulate("parthian", {"n_players": 3}, [zero, "random", "random"], 2000, seed=4).records
     theirs = simulate("parthian", {"n_players": 3}, ["lowball", "random", "random"], 2000,
                       seed=4).records
     assert ours.equals(theirs)  # all scores tie: the lowest legal card, like lowball
-    warm = T.player(PARTHIAN, np.ones((1, S.N_FEATURES)), "warm", temperature=1.0)
+    warm = trained_player(PARTHIAN, np.ones((1, S.N_FEATURES)), "warm", temperature=1.0)
     hot = simulate("parthian", {"n_players": 3}, [warm, "random", "random"], 2000, seed=4).records
     assert not hot.equals(theirs)
 
@@ -43,17 +44,17 @@ def test_a_temperature_samples_and_zero_weights_play_the_lowest_legal_action():
 def test_policy_files_round_trip_and_refuse_other_games_and_other_features(tmp_path):
     path = T.save(tmp_path / "p.json", PARTHIAN, np.arange(S.N_FEATURES)[None, :] / 10, 4,
                   {"n_players": 4}, {"method": "test"})
-    seat = T.from_file(PARTHIAN, path)
+    seat = trained_from_file(PARTHIAN, path)
     assert seat.params[2:] == tuple(np.arange(S.N_FEATURES) / 10)
     body = json.loads(path.read_text())
     (tmp_path / "goof.json").write_text(json.dumps({**body, "game": "goofspiel"}))
     with pytest.raises(StrategyError, match="is for 'goofspiel'"):
-        T.from_file(PARTHIAN, tmp_path / "goof.json")
+        trained_from_file(PARTHIAN, tmp_path / "goof.json")
     (tmp_path / "old.json").write_text(json.dumps({**body, "feature_code": "0" * 12}))
     with pytest.raises(StrategyError, match="other Parthian Shot features"):
-        T.from_file(PARTHIAN, tmp_path / "old.json")
+        trained_from_file(PARTHIAN, tmp_path / "old.json")
     with pytest.raises(StrategyError, match="not found"):
-        T.from_file(PARTHIAN, tmp_path / "missing.json")
+        trained_from_file(PARTHIAN, tmp_path / "missing.json")
     records = simulate("parthian", {"n_players": 4}, [f"trained:{path}"] + ["random"] * 3, 50)
     assert len(records.records) == 50
 
