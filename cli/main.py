@@ -22,6 +22,7 @@ EPILOG = """examples:
   balance ablate parthian --players 4           (which design values matter; tornado chart)
   balance sensitivity parthian --vary charge_threshold=6..12 --vary legion_offset=-3..3
   balance tune parthian --target victory=0.5 --over n_players=3,4,5,6 --vary legions -s cautious
+  balance compare parthian --players 4 --b charge_threshold=8 --delta 1pp   (is B better than A?)
 """
 
 

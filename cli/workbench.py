@@ -1,4 +1,4 @@
-"""`balance sweep | ablate | sensitivity | tune`, and `balance simulate --precision`.
+"""`balance sweep | ablate | sensitivity | tune | compare`, and `balance simulate --precision`.
 
 cli/main.py calls :func:`add_commands` while it builds its parser; every command here is a thin
 wrapper over the Python function of the same name, which does the work and returns DataFrames.
@@ -87,6 +87,89 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
     tune.add_argument("--search-games", type=int, default=64_000,
                       help="most games per search trial (default 64000)")
     tune.set_defaults(run=run_tune)
+
+    add_compare(commands, games, add_game_arguments)
+
+
+COMPARE_EXAMPLES = """examples:
+  balance compare parthian --players 4 --b charge_threshold=8 --delta 1pp
+  balance compare parthian --a n_players=4 --b n_players=4,charges=1 --metric victory
+  balance compare goofspiel --a-strategy random --b-strategy greedy --b-strategy random
+  balance compare parthian --players 4 --b legion_offset=1 --plan      (games needed, no run)
+
+how it works: A and B play the same games of the seed (common random numbers) with rotated
+seats; after each step (--batch games per side, then a quarter more each step) a GSPRT on the
+per-game paired difference B - A (normal approximation, variance from the data, as Fishtest
+tests chess engines) stops as soon as the difference is decided at --alpha / --power for a
+difference of --delta: H1 (B higher or lower by delta), H0 (no difference of delta), or
+undecided at --max-games. The result states the paired 95% interval, the correlation pairing
+used, the games played and the games a fixed-size test would have needed (docs/workbench.md).
+
+"""
+
+
+def add_compare(commands, games, add_game_arguments) -> None:
+    """`balance compare`: is B different from (better than) A? A sequential test."""
+    from sim.runner import all_cores
+
+    parser = commands.add_parser(
+        "compare", help="is B better than A? a sequential test on paired games (GSPRT)",
+        description=textwrap.fill(
+            "Compare two rule variants (--a / --b: NAME=VALUE,... as --vary takes them: rule "
+            "options, 'strategies' with seats joined by +, tunables such as legions[3]) or two "
+            "strategy sets (--a-strategy / --b-strategy, per seat) on paired games, stopping as "
+            "soon as a difference of --delta is decided at the error rates asked. -o, --players "
+            "and -s set what both sides share.") + "\n\n" + COMPARE_EXAMPLES + METRICS_HELP
+        + "\n" + textwrap.fill("side_<k>: the win rate of the k-th strategy of the list, wherever "
+                                "rotation seats it (the default when the sides' strategies differ)."),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game_arguments(parser, games)
+    parser.add_argument("--a", action="append", default=[], metavar="NAME=VALUE,...",
+                        help="side A's changes (repeatable; default: the shared options as they are)")
+    parser.add_argument("--b", action="append", default=[], metavar="NAME=VALUE,...",
+                        help="side B's changes (repeatable)")
+    parser.add_argument("--a-strategy", action="append", default=None, metavar="NAME",
+                        help="side A's strategy per seat (repeatable; one = every seat)")
+    parser.add_argument("--b-strategy", action="append", default=None, metavar="NAME",
+                        help="side B's strategy per seat (repeatable; one = every seat)")
+    parser.add_argument("--metric", help="what is compared (default: side_0 when the strategies "
+                        "differ, else the game's headline rate: Parthian victory, else "
+                        "first_seat_advantage)")
+    parser.add_argument("--delta", default="1pp", metavar="D",
+                        help="the difference worth detecting: percentage points of a rate (1pp "
+                        "or 1), or the metric's units for rounds_mean etc. (default 1pp)")
+    parser.add_argument("--alpha", type=float, default=0.05,
+                        help="false-positive rate: deciding a difference where there is none "
+                        "(default 0.05)")
+    parser.add_argument("--power", type=float, default=0.9,
+                        help="chance of deciding a real difference of delta (default 0.9)")
+    parser.add_argument("--alternative", choices=("two-sided", "greater", "less"),
+                        default="two-sided", help="B may differ either way (default), or only "
+                        "be higher (greater) / lower (less)")
+    parser.add_argument("--batch", type=int, default=2000,
+                        help="games per side in the first steps (default 2000)")
+    parser.add_argument("--max-games", type=int, default=1_000_000,
+                        help="games per side at most; undecided after them (default 10^6)")
+    parser.add_argument("--plan", action="store_true",
+                        help="only print the games a difference of delta needs (fixed-size and "
+                        "sequential), from a pilot run or --sd")
+    parser.add_argument("--pilot", type=int, default=2000,
+                        help="with --plan: paired games of the pilot (default 2000)")
+    parser.add_argument("--sd", type=float, default=None,
+                        help="with --plan: the per-game standard deviation of B - A, in the units "
+                        "of delta, instead of a pilot")
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    cores = all_cores()
+    parser.add_argument("--jobs", type=int, default=cores, help="parallel threads per batch "
+                        f"(default: every core, {cores} here); the result is the same at any --jobs")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="a folder (default workbench/GAME-compare), or a FILE.csv / "
+                        "FILE.parquet; provenance in FILE.provenance.json / the Parquet metadata")
+    parser.add_argument("--run-dir", type=Path, default=None, metavar="DIR",
+                        help="keep every finished chunk in DIR; running the same command again "
+                        "after a crash resumes it (a different command is refused)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(run=run_compare)
 
 
 def _common(parser, games, add_game_arguments, name, default_games, precision=None) -> None:
@@ -270,3 +353,112 @@ def run_tune(args) -> int:
     print(f"\nplay the tuned set: {' '.join(command)}{where}")
     print("all targets hit" if result.hit else "NOT every target is within the tolerance")
     return 0 if result.hit else 1
+
+
+def parse_delta(text: str, metric: str | None) -> float:
+    """``1pp``, ``1`` (percentage points of a rate) or a number in a mean metric's units."""
+    from sim.errors import BalanceError
+
+    raw = str(text).strip().lower()
+    pp = raw.endswith("pp")
+    try:
+        value = float(raw[:-2] if pp else raw)
+    except ValueError:
+        raise BalanceError(f"--delta {text!r} must be a number of percentage points, e.g. 1pp") from None
+    if pp and metric is not None and metric.endswith("_mean"):
+        raise BalanceError(f"--delta {text!r}: {metric} is a mean, not a rate; give its units "
+                           "without pp, e.g. --delta 0.5")
+    return value
+
+
+def run_compare(args) -> int:
+    from analysis.markdown import markdown_table
+    from analysis.workbench.compare import compare, plan
+    from .requests import load_strategy
+
+    spec, rules, strategies = _request(args)
+    sides = {f"{k}_strategies": None if names is None else [load_strategy(s) for s in names]
+             for k, names in (("a", args.a_strategy), ("b", args.b_strategy))}
+    common = dict(rules=rules, strategies=strategies, metric=args.metric,
+                  delta=parse_delta(args.delta, args.metric), alpha=args.alpha, power=args.power,
+                  alternative=args.alternative, seed=args.seed, jobs=args.jobs, **sides)
+    a, b = args.a or None, args.b or None
+    if args.plan:
+        table = plan(spec, a, b, pilot=args.pilot, sd=args.sd, **common)
+        print(markdown_table(_plan_view(table.iloc[0])))
+        name = "plan"
+    else:
+        result = compare(spec, a, b, batch=args.batch, max_games=args.max_games,
+                         progress=not args.no_progress, run_dir=args.run_dir, **common)
+        table = result.table
+        print(markdown_table(_compare_view(result.row)))
+        name = "compare"
+    for path in _write(args, table, name):
+        print(f"written: {path}")
+    return 0
+
+
+def _write(args, table, name: str) -> list[Path]:
+    """--out FILE.csv or FILE.parquet writes that file (a CSV with a provenance JSON beside it);
+    a folder (the default) gets CSV + Parquet + provenance like every workbench command."""
+    out = args.out
+    if out is not None and out.suffix.lower() in (".csv", ".parquet"):
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if out.suffix.lower() == ".parquet":
+            table.to_parquet(out, index=False)   # pandas keeps df.attrs in the file's metadata
+            return [out]
+        table.to_csv(out, index=False)
+        sidecar = out.with_suffix(".provenance.json")
+        sidecar.write_text(json.dumps(table.attrs["provenance"], indent=1, default=str))
+        return [out, sidecar]
+    return _save(_out(args, "compare"), name, table)
+
+
+def _amount(value: float, metric: str) -> str:
+    return f"{100 * value:+.2f} pp" if not metric.endswith("_mean") else f"{value:+.3f}"
+
+
+def _level(value: float, metric: str) -> str:
+    return f"{100 * value:.2f}%" if not metric.endswith("_mean") else f"{value:.3f}"
+
+
+def _compare_view(row: dict):
+    import pandas as pd
+
+    m = row["metric"]
+    fixed = "n/a (A and B play identical games)" if row["fixed_games"] != row["fixed_games"] else \
+        f"{row['fixed_games']:,} paired, {row['unpaired_games']:,} unpaired (saving " \
+        f"{100 * row['saving']:.0f}%)"
+    items = [
+        ("A", f"{row['a']} / {row['strategies_a']}"), ("B", f"{row['b']} / {row['strategies_b']}"),
+        ("metric", m), (f"A {m}", _level(row["mean_a"], m)), (f"B {m}", _level(row["mean_b"], m)),
+        ("B - A (paired 95% CI)", f"{_amount(row['diff'], m)} ({_amount(row['ci_low'], m)} to "
+                                  f"{_amount(row['ci_high'], m)})"),
+        ("correlation of A and B per game", f"{row['corr']:.3f}"),
+        ("decision", f"{row['decision']}: {row['verdict']}"),
+        ("LLR (bounds)", f"{row['llr']:.2f} ({row['llr_lower']:.2f}, {row['llr_upper']:.2f})"),
+        ("games per side", f"{row['games']:,}"),
+        ("fixed-size test would need", fixed),
+        ("alpha / power / delta", f"{row['alpha']} / {row['power']} / "
+                                  f"{_amount(row['delta'], m).lstrip('+')} ({row['alternative']})"),
+        ("seed / version", f"{row['seed']} / {row['version']}")]
+    return pd.DataFrame(items, columns=["compare", "result"])
+
+
+def _plan_view(row):
+    import pandas as pd
+
+    m = row["metric"]
+    source = f"pilot of {row['pilot_games']:,} paired games (B - A {_amount(row['pilot_diff'], m)}, " \
+             f"correlation {row['corr']:.3f})" if row["pilot_games"] else "stated (--sd)"
+    items = [("A", f"{row['a']} / {row['strategies_a']}"), ("B", f"{row['b']} / {row['strategies_b']}"),
+             ("metric / delta", f"{m} / {row['delta']:g}{' pp' if not m.endswith('_mean') else ''} "
+                                f"({row['alternative']})"),
+             ("alpha / power", f"{row['alpha']} / {row['power']}"),
+             ("sd of B - A per game", f"{row['sd']:.4f} ({source})"),
+             ("fixed-size paired test", f"{row['fixed_games']:,} games per side")]
+    if row["unpaired_games"] == row["unpaired_games"]:
+        items.append(("fixed-size, independent batches", f"{row['unpaired_games']:,} games per side"))
+    items.append(("sequential (compare), mean", f"about {row['sequential_h0']:,} if no difference, "
+                  f"{row['sequential_h1']:,} if the difference is delta"))
+    return pd.DataFrame(items, columns=["plan", "games"])

@@ -9,7 +9,7 @@ from sim.results import read_parquet
 
 
 @pytest.mark.parametrize("command", [[], ["simulate"], ["play"], ["report"], ["bench"], ["options"],
-                                     ["strategies"]])
+                                     ["strategies"], ["compare"]])
 def test_help_everywhere(command, capsys):
     with pytest.raises(SystemExit) as done:
         main([*command, "--help"])
@@ -77,7 +77,8 @@ def test_malformed_legion_table_from_the_command_line(tmp_path):
                                      ["ablate", "parthian"],
                                      ["sensitivity", "parthian", "--vary", "charge_threshold=6..12"],
                                      ["tune", "parthian", "--target", "victory=0.5", "--vary",
-                                      "legions"]])
+                                      "legions"],
+                                     ["compare", "parthian", "--b", "charge_threshold=8"]])
 def test_commands_that_play_games_use_every_core_by_default(command, monkeypatch):
     """Issue 21 item 5: simulate used one core while report used all; the results are the same
     at any --jobs (tests/engine/test_runner.py), so every command defaults to every core."""
