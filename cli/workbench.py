@@ -101,8 +101,8 @@ how it works: A and B play the same games of the seed (common random numbers) wi
 seats; after each step (--batch games per side, then a quarter more each step) a GSPRT on the
 per-game paired difference B - A (normal approximation, variance from the data, as Fishtest
 tests chess engines) stops as soon as the difference is decided at --alpha / --power for a
-difference of --delta: H1 (B higher or lower by delta), H0 (no difference of delta), or
-undecided at --max-games. The result states the paired 95% interval, the correlation pairing
+difference of --delta: H1 (the data favour B higher, or lower, by delta over no difference),
+H0 (they favour no difference over one of delta), or undecided at --max-games. The result states the paired 95% interval, the correlation pairing
 used, the games played and the games a fixed-size test would have needed (docs/workbench.md).
 
 """
