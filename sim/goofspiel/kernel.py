@@ -269,8 +269,9 @@ def play_game(g, out, row):
     write_record(g, out, row)
 
 
-core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
-              strategy=builtin_decide)
+# one ask, decisions of a few nanoseconds: the strategies are inlined (core.register says why)
+core.register(State, N_CHANCE, N_DECISIONS, inline_strategies=True, play_game=play_game,
+              observe=observe, redeal=redeal, strategy=builtin_decide)
 
 
 @njit(cache=True)
