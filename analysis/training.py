@@ -128,7 +128,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
           population: int | None = None, games: int = 200, seed: int = 0, jobs: int = 1,
           run_dir=None, progress: bool | None = None, sigma: float = 0.5, start=None,
           check_every: int = 5, check_games: int = 1000, pool_every: int = 10,
-          objective=None, temperature: float = 0.0) -> Training:
+          objective=None, temperature: float = 0.0, decisions=None) -> Training:
     """Train the game's policy (the module says how); returns a :class:`Training`.
 
     opponents : strategies to train against (default: the game's built-ins but random and the
@@ -138,6 +138,10 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     objective : instead of playing, a function of the weights (decision types x features) to
         maximise, e.g. minus Kuhn poker's exact exploitability (analysis/studies/kuhn).
     temperature : the trained policy's temperature (0: the best action; > 0: softmax).
+    decisions : names of the decision types to train (default all); the others keep their start
+        weights, as do the weights the game's ``TRAINABLE`` mask (strategies/<game>.py) leaves
+        out: features a decision type never fills, or decisions a mode never asks, would only
+        add dimensions that CMA-ES searches for nothing.
     """
     import cmaes
 
@@ -147,30 +151,46 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     if n_features == 0:
         raise RunError(f"{spec.title} declares no features (strategies/{spec.name}.py): it "
                        "cannot be trained yet")
-    decisions = len(spec.decision_names or ("decision",))
+    n_types = len(spec.decision_names or ("decision",))
     if opponents is None:
         opponents = [name for name in spec.strategies if name not in ("random", hold_out)]
     opponents = list(opponents) or ["random"]
     if hold_out is not None and hold_out in opponents:
         raise RunError(f"{hold_out!r} cannot be both an opponent and held out")
-    mean = np.zeros((decisions, n_features))
+    mean = np.zeros((n_types, n_features))
     if start is not None:
-        mean = np.asarray(start, float).reshape(decisions, n_features)
+        mean = np.asarray(start, float).reshape(n_types, n_features)
     else:
         guess = getattr(T._strategies_module(spec), "START_WEIGHTS", None)
         if guess is not None:
-            mean = np.asarray(guess, float).reshape(decisions, n_features)
+            mean = np.asarray(guess, float).reshape(n_types, n_features)
+    names = list(spec.decision_names or ("decision",))
+    free = np.asarray(getattr(T._strategies_module(spec), "TRAINABLE", np.ones_like(mean, bool)),
+                      bool).reshape(n_types, n_features).copy()
+    if decisions is not None:
+        unknown = set(decisions) - set(names)
+        if unknown:
+            raise RunError(f"unknown decision types {sorted(unknown)}; {spec.title} has {names}")
+        free &= np.isin(names, list(decisions))[:, None]
+    base = mean.copy()
+
+    def full(vector):
+        weights = base.copy()
+        weights[free] = vector
+        return weights
+
     request = {"command": "train", "game": spec.name, "variant": rules.to_dict(),
                "objective": getattr(objective, "__qualname__", None), "temperature": temperature,
                "opponents": list(map(str, opponents)), "hold_out": hold_out,
                "population": population, "games": games,
                "seed": seed, "sigma": sigma, "start": mean.ravel().tolist(),
+               "decisions": None if decisions is None else list(decisions),
                "feature_code": T.feature_code(spec), "version": __version__}
     store = None
     if run_dir is not None:
         from sim.checkpoint import RunDir
         store = RunDir(run_dir, request)
-    optimizer = cmaes.CMA(mean=mean.ravel(), sigma=sigma, seed=seed,
+    optimizer = cmaes.CMA(mean=mean[free], sigma=sigma, seed=seed,
                           population_size=population)
     history, pool, done = [], [], 0
     if store is not None:
@@ -188,17 +208,16 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
             candidates = [optimizer.ask() for _ in range(optimizer.population_size)]
             field_ = opponents + pool
             if objective is not None:
-                scores = [float(objective(c.reshape(decisions, n_features))) for c in candidates]
+                scores = [float(objective(full(c))) for c in candidates]
             else:
                 scores = parallel(delayed(fitness)(
-                    spec.name, rules, trained_player(spec, c.reshape(decisions, n_features),
-                                               "candidate", temperature),
+                    spec.name, rules, trained_player(spec, full(c), "candidate", temperature),
                     field_, games, gen_seed) for c in candidates)
             optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
             # Through a pickle every generation, as a resumed run's state is: cmaes stores its
             # covariance as one triangle, which rounds the last bits of an unpickled one.
             optimizer = pickle.loads(pickle.dumps(optimizer))
-            current = optimizer.mean.reshape(decisions, n_features)
+            current = full(optimizer.mean)
             row = {"generation": generation + 1, "best_fitness": max(scores),
                    "mean_fitness": float(np.mean(scores)), "sigma": float(optimizer._sigma),
                    "seconds": time.perf_counter() - start_time}
@@ -217,13 +236,15 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                                  pickle.dumps((optimizer, history, pool, generation + 1)))
             bar.update(1)
     bar.close()
-    weights = optimizer.mean.reshape(decisions, n_features).copy()
+    weights = full(optimizer.mean)
     provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": rules.n_seats,
                   "method": "CMA-ES (cmaes) on the win share against a pool, seats rotated, "
                             "common random numbers within a generation",
                   "opponents": list(map(str, opponents)), "hold_out": hold_out,
                   "generations": generations, "population": optimizer.population_size,
-                  "games_per_table": games, "seed": seed, "version": __version__}
+                  "games_per_table": games, "seed": seed, "sigma": sigma,
+                  "decisions": None if decisions is None else list(decisions),
+                  "version": __version__}
     if objective is not None:
         provenance["method"] = f"CMA-ES (cmaes) maximising {getattr(objective, '__qualname__', objective)}"
     provenance["temperature"] = temperature
@@ -366,7 +387,8 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
 
 def recipe(game: str) -> dict | None:
     """How the game's shipped policies are trained: its study's TRAINING (players, opponents,
-    held-out strategy, generations, games per table, seed, and optionally an objective)."""
+    held-out strategy, generations, games per table, seed, and optionally an objective, sigma,
+    population, the decision types to train and how often the pool grows)."""
     import importlib
 
     try:
@@ -394,7 +416,9 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
                            hold_out=plan.get("hold_out"), generations=plan["generations"],
                            games=plan.get("games", 300), seed=plan.get("seed", 0), jobs=jobs,
                            progress=progress, objective=plan.get("objective"),
-                           temperature=plan.get("temperature", 0.0), sigma=plan.get("sigma", 0.5))
+                           temperature=plan.get("temperature", 0.0), sigma=plan.get("sigma", 0.5),
+                           population=plan.get("population"), decisions=plan.get("decisions"),
+                           pool_every=plan.get("pool_every", 10))
             name = f"{game}-{n}p.json" if n is not None else f"{game}.json"
             path = result.save((out or T.SHIPPED) / name)
             result.history.to_csv(path.with_suffix(".history.csv"), index=False)

@@ -45,12 +45,12 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
 
 
 def _training_arguments(parser, all_cores: int) -> None:
-    parser.add_argument("--generations", type=int, default=60, help="CMA-ES generations "
-                        "(default 60)")
+    parser.add_argument("--generations", type=int, help="CMA-ES generations (default: the "
+                        "game's training recipe, else 60)")
     parser.add_argument("--population", type=int, help="candidates per generation (default: "
                         "CMA-ES's own, 4 + 3 ln(weights))")
-    parser.add_argument("--games", type=int, default=300, help="games per table per candidate "
-                        "(default 300)")
+    parser.add_argument("--games", type=int, help="games per table per candidate (default: "
+                        "the game's training recipe, else 300)")
     parser.add_argument("--check-games", type=int, default=2000, help="games per final "
                         "strength measurement (default 2000)")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
@@ -61,7 +61,13 @@ def _training_arguments(parser, all_cores: int) -> None:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
-def _check(args) -> None:
+def _check(args, plan: dict | None = None) -> None:
+    """Fill what the command line left out from the game's training recipe (its study's
+    TRAINING: ``balance train GAME`` alone trains as the shipped policy was), then check."""
+    plan = plan or {}
+    for name, default in (("generations", 60), ("games", 300)):
+        if getattr(args, name) is None:
+            setattr(args, name, plan.get(name, default))
     for name in ("generations", "games", "check_games"):
         if getattr(args, name) <= 0:
             raise BalanceError(f"--{name.replace('_', '-')} must be positive")
@@ -70,17 +76,26 @@ def _check(args) -> None:
 
 
 def run_train(args) -> int:
-    from analysis.training import learning_curve, strength_table, train
+    from analysis.training import learning_curve, recipe, strength_table, train
 
     from .requests import game_request
 
-    _check(args)
     spec, rules, _ = game_request(args)
+    plan = recipe(spec.name) or {}
+    _check(args, plan)
+    if args.against is None and plan.get("against") is not None:
+        args.against = list(plan["against"])
+    if args.hold_out is None:
+        args.hold_out = plan.get("hold_out")
     out = args.out or Path("policies") / f"{spec.name}-{rules.n_seats}p.json"
     result = train(spec.name, rules, opponents=args.against, hold_out=args.hold_out,
-                   generations=args.generations, population=args.population, games=args.games,
+                   generations=args.generations, games=args.games,
+                   population=args.population or plan.get("population"),
                    seed=args.seed, jobs=args.jobs, run_dir=args.run_dir,
-                   progress=not args.no_progress)
+                   progress=not args.no_progress, sigma=plan.get("sigma", 0.5),
+                   decisions=plan.get("decisions"), pool_every=plan.get("pool_every", 10),
+                   **({"objective": plan["objective"], "temperature": plan.get("temperature", 0.0)}
+                      if "objective" in plan else {}))
     result.save(out)
     result.history.to_csv(out.with_suffix(".history.csv"), index=False)
     learning_curve(result.history, f"{spec.title}, {rules.n_seats} players").savefig(

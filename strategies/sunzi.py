@@ -23,7 +23,7 @@ in every game (sim/core/protocol.py)::
                              (zeroed every game); the rest is read only.
       legal    bool[17]      legal[a]: action a is allowed (also as a bitmask in pub[P.LEGAL]).
                              Never all false; a single legal action is taken without asking.
-      params   float64[128]  this seat's parameters
+      params   float64[256]  this seat's parameters
       rng      uint64[1]     this seat's stream for this decision type: sim.rng.rand_below(rng, 0, n)
       action   int           an index with legal[action] true
 
@@ -35,11 +35,12 @@ pub[seat_at(opp, S.GONE)], its hand size pub[seat_at(opp, S.HAND)]. Card ids (la
 import numpy as np
 from numba import njit
 
+from sim.bits import popcount
 from sim.rng import choose_legal, mix64, next_u64
 from sim.strategy import RANDOM_PLAYER, Strategy
 from sim.strategy import script as sim_script
-from sim.sunzi.layout import (CARD, D, H, N_ACTIONS, N_STRATEGY_PARAMS, P, PASS, POWER, RG, S,
-                              SCORING_EVERY, region_at, seat_at)
+from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, D, H, N_ACTIONS, N_STRATEGY_PARAMS,
+                              P, PASS, POWER, RG, S, SCORING_EVERY, region_at, seat_at)
 
 GREEDY, COUNTER = 1, 2
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -211,12 +212,12 @@ def keep_value(c, counter):
 
 
 @jit
-def heuristic(decision, seat, pub, mine, legal, params, rng, counter):
+def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter):
     """GREEDY and COUNTER: everything but placement is the same sensible play.
 
-    params[0]: leader to choose in warlord mode (0..3 = a..d; < 0: random).
-    params[1]: jitter added to region priorities when placing (a fixed random number in
-    [0, params[1]) per region and round), so that two copies do not mirror each other.
+    leader (params[0]): leader to choose in warlord mode (0..3 = a..d; < 0: random).
+    jitter (params[1]): jitter added to region priorities when placing (a fixed random number in
+    [0, jitter) per region and round), so that two copies do not mirror each other.
     """
     opp = 1 - seat
     n = pub[P.N_REGIONS]
@@ -229,7 +230,7 @@ def heuristic(decision, seat, pub, mine, legal, params, rng, counter):
         if mine[H.MEMORY + 1] != pub[P.ROUND]:  # one random seed per round keeps the plan fixed
             mine[H.MEMORY + 1] = pub[P.ROUND]
             mine[H.MEMORY + 2] = np.int64(next_u64(rng, 0) >> np.uint64(1))
-        c = plan_card(pub, mine, seat, here, plague_r, minus_r, mine[H.MEMORY + 2], params[1])
+        c = plan_card(pub, mine, seat, here, plague_r, minus_r, mine[H.MEMORY + 2], jitter)
         if c >= 0 and legal[c]:
             return c
         for c in range(N_ACTIONS):  # off plan (cannot happen): strongest legal card
@@ -261,8 +262,8 @@ def heuristic(decision, seat, pub, mine, legal, params, rng, counter):
                 return CARD.PLAGUE
         return PASS
     if decision == D.LEADER:
-        if params[0] >= 0 and legal[int(params[0])]:
-            return int(params[0])
+        if leader >= 0 and legal[int(leader)]:
+            return int(leader)
         return choose_legal(legal, rng, 0)
     if decision == D.SIX:  # a marker is worth it unless it has to be pulled off the map
         return 1 if pub[seat_at(seat, S.SUPPLY)] > 0 else 0
@@ -304,8 +305,187 @@ def heuristic(decision, seat, pub, mine, legal, params, rng, counter):
 def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     """The built-ins by kind (the engine answers random and scripted seats itself)."""
     if kind == GREEDY or kind == COUNTER:
-        return heuristic(decision, seat, obs.pub, obs.mine, legal, params, rng, kind == COUNTER)
+        return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
+                         kind == COUNTER)
     return -1
+
+
+# --- features of the trained policy (sim/core/policy.py) -------------------------------------
+# One row of phi per legal action; the slots mean different things per decision type (each type
+# has its own weight row). Slots 0 and 1 in every type: "counter / greedy would play this", so
+# weight 1 on slot 0 and 0 elsewhere plays exactly counter (START_WEIGHTS: training starts from
+# the best heuristic and learns where to depart from it). Everything is read from the
+# observation: the public state and the seat's own row (hand, own face-down cards).
+
+N_FEATURES = 16
+COUNTER_PICK, GREEDY_PICK = 0, 1
+STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
+
+
+@inline
+def tiles_left(pub, r, k):
+    """Points region r still gives, from scoring k on (SZ-18)."""
+    v = 0
+    for j in range(k, 3):
+        v += pub[region_at(r, RG.TILE + j)]
+    return v
+
+
+@jit
+def region_rank(pub, seat, r, first):
+    """r's place (0 = first) by priority among the regions from index ``first`` on."""
+    pr, rank = priority(pub, seat, r), 0
+    for q in range(first, pub[P.N_REGIONS]):
+        if q != r:
+            pq = priority(pub, seat, q)
+            if pq > pr or (pq == pr and q < r):
+                rank += 1
+    return rank
+
+
+@jit
+def expected_card(pub, seat, rank):
+    """The strength a heuristic opponent is expected to place on the region of this priority
+    rank (priority is the same from both sides but for the jitter): its strongest cards on the
+    top regions, as greedy and counter play. In a scoring round its white cards first: as many
+    as its deck cards in hand (hand size - 6 yellows, public) times the share of strong cards
+    among its unplayed deck cards (S.GONE is public, SZ-13); then yellows 6, 5, 4... Outside
+    scoring rounds its yellows, the 1 last (kept for its extra draw, SZ-14)."""
+    opp = 1 - seat
+    if pub[P.ROUND] % SCORING_EVERY != 0:
+        return 1.0 if rank == pub[P.N_REGIONS] - 1 else 6.0 - rank
+    left = (DECK_ADVANCED if pub[P.ADVANCED] else DECK_BASIC) & ~pub[seat_at(opp, S.GONE)]
+    k = 0
+    if left != 0:
+        held = max(pub[seat_at(opp, S.HAND)] - 6, 0)
+        k = int(held * popcount(left & STRONG) / popcount(left) + 0.5)
+    return 8.5 if rank < k else 6.0 - (rank - k)
+
+
+@inline
+def fighting(c):
+    """A card that fights by value (not the -1, the Plague or the leader card)."""
+    return c <= CARD.PLUS3
+
+
+@jit
+def hand_rank(legal, c):
+    """c's place (0 = strongest) among the fighting cards it may be placed with."""
+    rank = 0
+    for d in range(CARD.LEADER):
+        if d != c and legal[d] and fighting(d):
+            if strength(d) > strength(c) or (strength(d) == strength(c) and d > c):
+                rank += 1
+    return rank
+
+
+@jit
+def features(decision, seat, obs, legal, rng, phi):
+    """What the trained policy weighs for each legal action (see the slots below). counter's and
+    greedy's choices are asked first with counter's parameters (random leader, jitter 1), so
+    they draw from this seat's streams exactly as counter would."""
+    pub, mine = obs.pub, obs.mine
+    opp = 1 - seat
+    pick_c = heuristic(decision, seat, pub, mine, legal, -1.0, 1.0, rng, True)
+    pick_g = pick_c  # greedy differs from counter only where counter places a Plague or a -1,
+    different = decision == D.BUY  # keeps one, or buys
+    if decision == D.PLACE:
+        plague_r, minus_r = counter_targets(pub, mine, seat)
+        different = plague_r >= 0 or minus_r >= 0
+    elif decision == D.KEEP:
+        different = legal[CARD.PLAGUE] or legal[CARD.MINUS1]
+    if different:  # (asking greedy only then keeps the policy at a third of counter's speed)
+        pick_g = heuristic(decision, seat, pub, mine, legal, -1.0, 1.0, rng, False)
+    n = pub[P.N_REGIONS]
+    k = (max(pub[P.ROUND], 1) - 1) // SCORING_EVERY
+    scoring = pub[P.ROUND] % SCORING_EVERY == 0
+    supply = pub[seat_at(seat, S.SUPPLY)]
+    r = pub[P.REGION]
+    margin, pr, rr, expected, fillers = 0, 0.0, 0, 0.0, 0
+    if decision == D.PLACE:  # per region, before the loop: the region's context
+        margin = total(pub, r, seat) - total(pub, r, opp)
+        pr = priority(pub, seat, r)
+        rr = region_rank(pub, seat, r, r)       # among the regions still to fill (left to right)
+        expected = expected_card(pub, seat, region_rank(pub, seat, r, 0))
+        fillers = 0
+        for d in range(CARD.LEADER):
+            if legal[d] and fighting(d):
+                fillers += 1
+    for a in range(legal.shape[0]):
+        if not legal[a]:
+            continue
+        for f in range(N_FEATURES):
+            phi[a, f] = 0.0
+        phi[a, COUNTER_PICK] = 1.0 if a == pick_c else 0.0
+        phi[a, GREEDY_PICK] = 1.0 if a == pick_g else 0.0
+        if decision == D.PLACE:  # card a on region r (SZ-7)
+            s = strength(a)
+            phi[a, 2] = s / 10.0
+            phi[a, 3] = s / 10.0 * pr / 8.0              # strong cards where it matters
+            phi[a, 4] = 1.0 if CARD.W7 <= a and not scoring else 0.0  # a one-use card spent
+            if fighting(a):                               # outside a scoring round (SZ-13)
+                phi[a, 5] = 1.0 if s > expected else 0.0  # expected to win the region (SZ-9)
+                phi[a, 6] = min(max((s - expected) / 5.0, -1.0), 1.0)
+                cr = hand_rank(legal, a)
+                phi[a, 11] = -abs(cr - rr) / 4.0          # strength rank = region rank (greedy)
+                # the Blotto answer to that: the weakest card on the top region, each other
+                # region one rank stronger than the opponent's expected card
+                phi[a, 12] = 1.0 if (rr == 0 and cr == fillers - 1) or (rr > 0 and cr == rr - 1) else 0.0
+            if a == CARD.PLAGUE:  # halves both sides' armies (SZ-11): good where they lead
+                phi[a, 7] = (pub[region_at(r, RG.ARMIES + opp)] - pub[region_at(r, RG.ARMIES + seat)]) / 5.0
+            if a == CARD.MINUS1 and scoring:  # loses by exactly 1 whatever it meets (SZ-11)
+                phi[a, 8] = pub[region_at(r, RG.TILE + k)] / 5.0
+            if a == CARD.Y6 and pub[region_at(r, RG.SIX_USED + seat)] == 0:  # a marker (SZ-15)
+                phi[a, 9] = tiles_left(pub, r, k) / 10.0
+            if a == CARD.Y1 and pub[P.ROUND] < 9:  # draw 3 keep 2 (SZ-14)
+                phi[a, 10] = 1.0
+            phi[a, 13] = s / 10.0 if abs(margin) <= 2 else 0.0    # a close contest
+            phi[a, 14] = s / 10.0 if margin >= 3 else 0.0         # a safe lead
+            phi[a, 15] = s / 10.0 if supply <= 2 else 0.0  # a win places armies (SZ-10, SZ-12)
+        elif decision == D.ORDER:  # reveal region a next (SZ-8: supply runs out, SZ-12)
+            mine_card = mine[H.PLACED + a]
+            phi[a, 2] = priority(pub, seat, a) / 8.0
+            phi[a, 3] = pub[region_at(a, RG.TILE + k)] / 5.0
+            phi[a, 4] = strength(mine_card) / 10.0 if mine_card >= 0 else 0.0
+            phi[a, 5] = 1.0 if mine_card == CARD.PLAGUE or mine_card == CARD.MINUS1 else 0.0
+            phi[a, 6] = min(max((total(pub, a, seat) - total(pub, a, opp)) / 5.0, -1.0), 1.0)
+            phi[a, 7] = 1.0 if mine_card == CARD.Y6 else 0.0
+        elif decision == D.SPLIT:  # remove a of the loser's armies, place the rest (SZ-10)
+            d = max(pub[P.AMOUNT], 1)
+            phi[a, 2] = a / d
+            phi[a, 3] = 1.0 if d - a > supply else 0.0    # placing would run short (SZ-12)
+            phi[a, 4] = 1.0 if a == pub[P.AUX] else 0.0   # clears the loser out of the region
+            phi[a, 5] = a / d if scoring else 0.0
+            phi[a, 6] = a / d * supply / 21.0
+        elif decision == D.SOURCE:  # take an army from region a (SZ-12)
+            margin_a = total(pub, a, seat) - total(pub, a, opp)
+            phi[a, 2] = min(max(margin_a / 5.0, -1.0), 1.0)
+            phi[a, 3] = priority(pub, seat, a) / 8.0
+            phi[a, 4] = 1.0 if margin_a > 1 else 0.0
+            phi[a, 5] = 1.0 if pub[region_at(a, RG.ARMIES + seat)] == 1 else 0.0
+            phi[a, 6] = pub[region_at(a, RG.TILE + k)] / 5.0
+        elif decision == D.KEEP:  # keep card a (SZ-13, SZ-14)
+            phi[a, 2] = strength(a) / 10.0
+            phi[a, 3] = 1.0 if a == CARD.PLAGUE else 0.0
+            phi[a, 4] = 1.0 if a == CARD.MINUS1 else 0.0
+            phi[a, 5] = 1.0 if CARD.W7 <= a <= CARD.W10 else 0.0
+            phi[a, 6] = 1.0 if a == CARD.LEADER else 0.0
+            phi[a, 7] = 1.0 if CARD.PLUS1 <= a <= CARD.PLUS3 else 0.0
+        elif decision == D.SIX:  # a = 1: a marker beside region r (SZ-15)
+            phi[a, 2] = a
+            phi[a, 3] = a if supply > 0 else 0.0
+            phi[a, 4] = a * tiles_left(pub, r, k) / 10.0
+            phi[a, 5] = a if supply <= 2 else 0.0
+            phi[a, 6] = a * min(max((total(pub, r, seat) - total(pub, r, opp)) / 5.0, -1.0), 1.0)
+        else:  # leader, buy, power, target: passing or using (rare; trained as counter plays)
+            phi[a, 2] = 1.0 if a == PASS or (decision == D.POWER and a == 1) else 0.0
+
+
+# The weights each decision type's features fill (training moves only these), and the start.
+_USED = {D.PLACE: 16, D.ORDER: 8, D.SPLIT: 7, D.SOURCE: 7, D.KEEP: 8, D.SIX: 7}
+TRAINABLE = np.array([[f < _USED.get(d, 3) for f in range(N_FEATURES)] for d in range(len(D))])
+START_WEIGHTS = np.zeros((len(D), N_FEATURES))
+START_WEIGHTS[:, COUNTER_PICK] = 1.0
 
 
 BUILTINS = {

@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from strategies.sunzi import builtin_decide
+from strategies.sunzi import N_FEATURES, builtin_decide, features
 
 from .. import core
 from ..bits import lowest_bit, nth_bit, popcount
@@ -1077,7 +1077,7 @@ def play_game(g, out, row):
 
 
 core.register(State, L.N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe,
-              redeal=redeal, strategy=builtin_decide, off_script=off_script)
+              redeal=redeal, strategy=builtin_decide, off_script=off_script, features=features)
 
 
 @njit(cache=True)
@@ -1097,7 +1097,8 @@ def new_state(rules, tiles, adj, fixed_decks, fixed_tiles, batch, log, ctl):
     for t in range(tiles.shape[0]):
         for k in range(3):
             deal[k, t] = tiles[t, k]
-    return State(core.new_core(batch, L.N_SEATS, L.N_CHANCE, N_DECISIONS, N_ACTIONS, log, ctl),
+    return State(core.new_core(batch, L.N_SEATS, L.N_CHANCE, N_DECISIONS, N_ACTIONS, log, ctl,
+                                N_FEATURES),
                  rec, deal)
 
 

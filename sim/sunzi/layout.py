@@ -12,7 +12,8 @@ import numpy as np
 from numba import njit
 
 N_SEATS = 2
-N_STRATEGY_PARAMS = 128   # a scripted seat: 63 (decision, action) pairs (sim.strategy.script)
+N_STRATEGY_PARAMS = 256   # a scripted seat: 127 (decision, action) pairs (sim.strategy.script);
+                          # a trained one: 2 + 10 decision types x 16 features
 WHITE, BLACK = 0, 1
 MAX_REGIONS = 6        # every round needs one card per region; the 6 yellow cards always suffice
 N_ROUNDS = 9
