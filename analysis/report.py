@@ -18,6 +18,7 @@ from typing import Sequence
 
 from sim.errors import BalanceError
 from sim.games import game_names
+from sim.runner import warm_kernels
 
 STUDIES_PACKAGE = "analysis.studies"
 
@@ -57,6 +58,7 @@ def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "rep
         raise BalanceError(f"no report for {', '.join(missing)} yet; reports exist for "
                            f"{', '.join(available)}")
     out = Path(out_dir)
+    warm_kernels(names, jobs=jobs)  # a fresh clone compiles on every core, not one game at a time
     written = [available[name].write_report(out / name, n_games=n_games, seed=seed, jobs=jobs,
                                             progress=progress, quick=quick)
                for name in names]

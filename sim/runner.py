@@ -12,6 +12,7 @@ import math
 import os
 import sys
 from contextlib import contextmanager
+from typing import Sequence
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -142,6 +143,30 @@ def all_cores() -> int:
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0)) or 1
     return os.cpu_count() or 1
+
+
+def warm_kernels(games: Sequence[str], search: bool = True, jobs: int | None = None) -> None:
+    """Compile (or load from the disk cache) the kernels of ``games`` side by side: one task per
+    game and path (plain, and with ``search`` the controlled one the search player uses), the
+    slowest first. With an empty cache a report would otherwise compile them one after another,
+    each game's workers compiling the same kernel at once; a warm cache makes this a few
+    seconds of loading."""
+    tasks = [delayed(_warm_kernel)(game, controlled)
+             for controlled in ((True, False) if search else (False,)) for game in games]
+    jobs = min(jobs or all_cores(), len(tasks))
+    if jobs <= 1:
+        for function, positional, named in tasks:
+            function(*positional, **named)
+    else:
+        Parallel(n_jobs=jobs)(tasks)
+
+
+def _warm_kernel(game: str, controlled: bool) -> None:
+    spec = get_game(game)
+    seats = ["random"] * spec.rules_class().n_seats
+    if controlled:
+        seats[0] = "ismcts:budget=2"
+    simulate(game, None, seats, 2, seed=0, jobs=1)
 
 
 def _outputs(tasks: list, jobs: int, backend: str):
