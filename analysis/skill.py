@@ -1,7 +1,8 @@
 """Balance as a function of skill: does a verdict hold when the players get better?
 
-Every seat plays the same rung of the strategy ladder (random, the game's best heuristic, the
-search player with a small and with a large budget), seats rotated every game, and the game's
+Every seat plays the same rung of the strategy ladder (random, the game's best heuristic, its
+shipped trained policy where one fits the variant (docs/training.md), the search player with a
+small and with a large budget), seats rotated every game, and the game's
 headline metrics (analysis.workbench.metrics: every seat's win rate, the first seat's advantage,
 the game's own headline ends, the mean length) are measured at each rung with their intervals.
 A verdict that holds on every rung belongs to the game; one that moves with skill belongs to
@@ -17,16 +18,59 @@ import pandas as pd
 from sim import __version__
 from sim.games import get_game
 from sim.runner import as_rules, simulate
+from sim.trained import shipped_path
 
 from .workbench import metrics as M
 
 
-def ladder_levels(best: str, small: int = 16, large: int = 64) -> list[tuple[str, str]]:
-    """The four rungs: random, the best heuristic, search with a small and a large budget
-    (rollouts by the best heuristic)."""
-    return [("random", "random"), (best, best),
+TRAINED_GAMES = 100_000  # the trained rung's games in a full report: intervals of about +-0.3 pp
+
+
+def ladder_levels(best: str, small: int = 16, large: int = 64,
+                  trained: bool = False) -> list[tuple[str, str]]:
+    """The rungs: random, the best heuristic, the shipped trained policy (with ``trained``),
+    search with a small and a large budget (rollouts by the best heuristic)."""
+    return [("random", "random"), (best, best), *([("trained", "trained")] if trained else []),
             (f"search {small}", f"ismcts:budget={small},rollout={best}"),
             (f"search {large}", f"ismcts:budget={large},rollout={best}")]
+
+
+def has_trained(game, rules=None) -> bool:
+    """Whether a trained policy is shipped for this game at the variant's player count."""
+    spec = get_game(game)
+    return shipped_path(spec, as_rules(spec, rules).n_seats) is not None
+
+
+def skill_changes(table: pd.DataFrame, metrics: Sequence[str],
+                  neutral: dict[str, float] | None = None) -> list[str]:
+    """One line per metric whose verdict depends on the rung, in a designer's words.
+
+    A metric with a neutral value (``neutral``: the first seat's advantage 0, a seat's win rate
+    its fair share) has a verdict at each rung: above, below, or level with it (the 95% interval
+    covers it); the line names the rungs of each verdict, and says "reverses" when it is above
+    at some rung and below at another. A metric without one changes when two rungs' intervals
+    are disjoint."""
+    neutral = {"first_seat_advantage": 0.0, **(neutral or {})}
+    lines = []
+    for m in metrics:
+        low, high, rungs = table[f"{m}_low"], table[f"{m}_high"], list(table["skill"])
+        if m in neutral:
+            value = neutral[m]
+            verdicts = ["above" if lo > value else "below" if hi < value else "level"
+                        for lo, hi in zip(low, high)]
+            if len(set(verdicts)) > 1:
+                groups = {v: [r for r, w in zip(rungs, verdicts) if w == v]
+                          for v in dict.fromkeys(verdicts)}
+                said = "; ".join(f"{v} {value:g} for {', '.join(g)} play"
+                                 for v, g in groups.items())
+                kind = "reverses" if {"above", "below"} <= set(verdicts) else "changes"
+                lines.append(f"`{m}` {kind} with skill: {said}.")
+        elif low.max() > high.min():
+            top, bottom = int(np.argmax(table[m])), int(np.argmin(table[m]))
+            lines.append(f"`{m}` moves with skill: {table[m][bottom]:.1%} for "
+                         f"{rungs[bottom]} play, {table[m][top]:.1%} for {rungs[top]} play "
+                         "(disjoint intervals).")
+    return lines
 
 
 def skill_curve(game, rules=None, levels: Sequence[tuple[str, str]] = (), n_games=(2000,),
@@ -76,8 +120,10 @@ def skill_plot(table: pd.DataFrame, metrics: Sequence[str]):
 
 
 def skill_games(n_games: int, quick: bool) -> tuple[int, int, int, int]:
-    """Games per rung for a study of ``n_games`` per batch: search rungs get far fewer (a search
-    game costs budget x decisions games)."""
+    """Games per rung for a study of ``n_games`` per batch (random, heuristic, search small,
+    search large): search rungs get far fewer (a search game costs budget x decisions games).
+    The trained rung, where there is one, plays TRAINED_GAMES (the heuristic's count when
+    quick): skill_section adds it."""
     if quick:
         return (max(n_games // 4, 50), max(n_games // 4, 50), 6, 4)
     return (n_games, n_games, max(n_games // 100, 10), max(n_games // 200, 6))
@@ -90,21 +136,37 @@ def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 20
     from .markdown import pct_text
 
     spec = get_game(game)
-    levels = ladder_levels(best, *budgets)
+    trained = has_trained(game, rules)
+    levels = ladder_levels(best, *budgets, trained=trained)
+    n_games = list(n_games)
+    if trained:  # quick runs (a small heuristic rung) keep the trained rung small too
+        n_games.insert(2, TRAINED_GAMES if n_games[1] >= 2000 else n_games[1])
     table = skill_curve(game, rules, levels, n_games, seed, jobs)
     metrics = list(metrics or ["first_seat_advantage", *spec.headline_ends])
     view = pd.DataFrame({"every seat plays": table["skill"], "games": table["n_games"],
                          **{f"{m} (95% CI)": pct_text(table[m], table[f"{m}_low"],
                                                       table[f"{m}_high"]) for m in metrics}})
+    trained_text = (", the shipped trained policy (`trained`, docs/training.md)" if trained else
+                    " (no trained policy is shipped for this variant yet)")
     doc.text("## Does it hold under skilled play?\n\n"
              "The headline numbers again, with every seat played by one rung of the strategy "
-             f"ladder: uniformly random, the best heuristic (`{best}`), and the search player "
+             f"ladder: uniformly random, the best heuristic (`{best}`){trained_text}, and the "
+             "search player "
              f"(information-set MCTS, `ismcts`, rollouts by `{best}`) with {budgets[0]} and "
              f"{budgets[1]} iterations per decision. Seats are rotated every game. A verdict whose "
              "intervals agree on every rung belongs to the game; one that moves with skill "
              "belongs to the players.")
     doc.table("skill_curve", table, view)
+    seats = as_rules(spec, rules).n_seats
+    changes = skill_changes(table, metrics, {f"win_{s}": 1 / seats for s in range(seats)})
+    doc.text("**Verdicts across rungs.** " + (
+        " ".join(changes) if changes else
+        "Every headline verdict is the same on every rung (same side of its neutral value, or "
+        "overlapping intervals)."))
     doc.figure("skill_curve", skill_plot(table, metrics),
                "Each line is one headline number from the weakest players (left) to the "
                "strongest (right), with its 95% interval; the dashed line is zero.")
+    for line in changes:  # the summary on top flags them too
+        doc.finding(f"Skill ladder: {line}")
+    table.attrs["changes"] = changes
     return table

@@ -1,0 +1,57 @@
+"""The skill ladder (analysis/skill.py): the trained rung, and verdicts that change with skill
+(issue 16, item 5)."""
+import pandas as pd
+
+from analysis.markdown import Doc
+from analysis.skill import has_trained, ladder_levels, skill_changes, skill_section
+
+
+def rungs(**metrics):
+    """A skill table: metric=(estimates, lows, highs) over the rungs random, heuristic, trained."""
+    table = {"skill": ["random", "heuristic", "trained"]}
+    for name, (value, low, high) in metrics.items():
+        table.update({name: value, f"{name}_low": low, f"{name}_high": high})
+    return pd.DataFrame(table)
+
+
+def test_a_verdict_above_at_one_rung_and_below_at_another_reverses():
+    table = rungs(first_seat_advantage=([0.03, 0.0, -0.02], [0.01, -0.01, -0.03],
+                                        [0.05, 0.01, -0.01]))
+    (line,) = skill_changes(table, ["first_seat_advantage"])
+    assert "reverses" in line
+    assert "above 0 for random play" in line and "below 0 for trained play" in line
+    assert "level 0 for heuristic play" in line
+
+
+def test_a_verdict_that_only_loses_significance_changes_and_one_that_holds_is_not_flagged():
+    faded = rungs(win_0=([0.56, 0.53, 0.50], [0.54, 0.51, 0.49], [0.58, 0.55, 0.51]))
+    (line,) = skill_changes(faded, ["win_0"], {"win_0": 0.5})
+    assert "changes" in line and "reverses" not in line
+    held = rungs(win_0=([0.56, 0.55, 0.57], [0.54, 0.53, 0.56], [0.58, 0.57, 0.58]))
+    assert skill_changes(held, ["win_0"], {"win_0": 0.5}) == []
+
+
+def test_a_metric_without_a_neutral_value_moves_only_with_disjoint_intervals():
+    moved = rungs(victory=([0.50, 0.52, 0.70], [0.49, 0.51, 0.69], [0.51, 0.53, 0.71]))
+    (line,) = skill_changes(moved, ["victory"])
+    assert "50.0% for random play" in line and "70.0% for trained play" in line
+    overlapping = rungs(victory=([0.50, 0.51, 0.52], [0.48, 0.49, 0.50], [0.52, 0.53, 0.54]))
+    assert skill_changes(overlapping, ["victory"]) == []
+
+
+def test_the_trained_rung_sits_between_the_heuristic_and_the_search_where_a_policy_ships():
+    assert [label for label, _ in ladder_levels("counter", trained=True)] == \
+        ["random", "counter", "trained", "search 16", "search 64"]
+    assert has_trained("sunzi") and has_trained("parthian", {"n_players": 4})
+    assert not has_trained("goofspiel")
+
+
+def test_the_skill_section_plays_the_trained_rung_and_states_the_verdicts(tmp_path):
+    doc = Doc(tmp_path)
+    table = skill_section(doc, "sunzi", None, "counter", (200, 200, 2, 2), seed=3,
+                          budgets=(2, 4))
+    assert list(table["skill"]) == ["random", "counter", "trained", "search 2", "search 4"]
+    assert list(table["n_games"])[:3] == [200, 200, 200]  # a small run keeps the rung small
+    assert "Verdicts across rungs" in doc.markdown()
+    assert len([f for f in doc.findings if f.startswith("Skill ladder:")]) == \
+        len(table.attrs["changes"])
