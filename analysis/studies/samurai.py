@@ -36,7 +36,7 @@ from ..stats import paired_difference, wilson
 # most are trained (which card to play, whom to aim it at, how to answer an attack, a Battle
 # Cry or a Jujutsu); breathing, geisha, bushido, ieyasu and discard keep shrewd's play. seed 0
 # is the CLI's default seed, so `balance train samurai --jobs 1` reproduces the file.
-TRAINING = {"players": (5,), "against": ("shrewd", "loyal", "random"), "hold_out": None,
+TRAINING = {"players": (5, 3), "against": ("shrewd", "loyal", "random"), "hold_out": None,
             "generations": 120, "games": 400, "seed": 0, "sigma": 0.25, "pool_every": 30,
             "decisions": ("play", "target", "react", "battle_cry", "jujutsu")}
 
