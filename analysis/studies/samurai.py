@@ -27,9 +27,11 @@ from ..provenance import combined, with_provenance
 from ..skill import skill_games, skill_section
 from ..stats import paired_difference, wilson
 
-# How the shipped trained policy (strategies/policies/samurai-5p.json) is made: `balance train
-# samurai` alone (and analysis.training.regenerate_shipped) reads this. 5 players only (the
-# default count; the policy plays other counts, but was neither trained nor measured for them).
+# How the shipped trained policies (strategies/policies/samurai-5p.json, samurai-3p.json) are
+# made: `balance train samurai [--players 3]` alone (and analysis.training.regenerate_shipped)
+# reads this. 5 players (the default count) first, then 3; there is no samurai.json, so
+# `-s trained` at 4, 6 or 7 players finds no policy (seat the 5-player one with
+# -s trained:strategies/policies/samurai-5p.json; docs/training.md measures it there).
 # CMA-ES starts from the weights that play exactly shrewd (strategies.samurai.START_WEIGHTS)
 # and trains one seat against tables of shrewd, of loyal, of random and a mixed table, and
 # every 30 generations the policy of an earlier generation. Only the decisions that matter

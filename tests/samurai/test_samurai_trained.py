@@ -90,14 +90,17 @@ def test_the_features_do_not_read_the_other_seats_hidden_roles_or_hands():
 
 @many_games(1.0)
 def test_the_shipped_policy_seats_as_trained_and_plays():
-    """`-s trained` at 5 players seats strategies/policies/samurai-5p.json: it plays whole games
-    (every one decided) and, against a table of random players, wins far more often than they
-    do (docs/training.md has its strength table)."""
+    """`-s trained` seats strategies/policies/samurai-5p.json at 5 players and samurai-3p.json at
+    3: it plays whole games (every one decided) and, against a table of random players, wins
+    far more often than they do (docs/training.md has the strength tables)."""
     from analysis.studies.samurai import team_share
+    from sim.trained import shipped_path
 
-    result = team_share(["trained"] + ["random"] * 4, 400, seed=77)
-    assert result["decided"] == 400
-    assert result["low"] > result["field"] + 0.05, result
+    for n in (5, 3):
+        assert shipped_path(SAMURAI, n).name == f"samurai-{n}p.json"
+        result = team_share(["trained"] + ["random"] * (n - 1), 400, seed=77)
+        assert result["decided"] == 400
+        assert result["low"] > result["field"] + 0.05, (n, result)
 
 
 @many_games(2.0)
