@@ -34,6 +34,7 @@ A strategy never sees another seat's hand or hidden role (only the Shogun is rev
 deck order; OP-12: strategies share no hidden information. The engine answers ``random`` and
 scripted seats itself (sim.strategy.RANDOM_PLAYER, sim.strategy.script).
 """
+import numpy as np
 from numba import njit
 
 from sim.bits import lowest_bit
@@ -245,6 +246,112 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     if kind == LOYAL or kind == SHREWD:
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params, rng, kind == SHREWD)
     return -1
+
+
+# --- features of the trained policy (sim/core/policy.py) -------------------------------------
+# Slot 0 is "loyal would play this action", slot 1 "shrewd would": weight 1 on slot 1 and 0
+# elsewhere plays exactly shrewd (START_WEIGHTS: training starts from shrewd). Everything below
+# reads the public state and the seat's own row only (its role, its hand, its memory: the
+# suspicion both heuristics keep, updated from the public harm matrix).
+
+N_FEATURES = 14
+LOYAL_PICK, SHREWD_PICK = 0, 1
+
+
+@jit
+def _clip(x):
+    return min(max(x, -1.0), 1.0)
+
+
+@jit
+def features(decision, seat, obs, legal, rng, phi):
+    """What the trained policy weighs for each legal action (slots below). Both heuristics are
+    asked first (they draw nothing from rng; update_suspicion reads each new harm once, so
+    the second call sees what the first did)."""
+    pub, mine = obs.pub, obs.mine
+    pick_l = heuristic(decision, seat, pub, mine, legal, phi[0], rng, False)
+    pick_s = heuristic(decision, seat, pub, mine, legal, phi[0], rng, True)
+    n = pub[P.N]
+    role = mine[H.ROLE]
+    shogun = pub[P.SHOGUN]
+    res = pub[seat_at(seat, S.RESILIENCE)]
+    top = pub[seat_at(seat, S.MAX_RESILIENCE)]
+    loyalist = role == ROLE.SHOGUN or role == ROLE.SAMURAI
+    for a in range(legal.shape[0]):
+        if not legal[a]:
+            continue
+        for f in range(N_FEATURES):
+            phi[a, f] = 0.0
+        phi[a, LOYAL_PICK] = 1.0 if a == pick_l else 0.0
+        phi[a, SHREWD_PICK] = 1.0 if a == pick_s else 0.0
+        if decision == D.PLAY:  # SS-7: play card a (or end the phase / Nobunaga's trade, SS-3)
+            if a < N_WEAPONS:  # a weapon: the best target it reaches (SS-9, SS-10)
+                dmg = pub[P.WEAPON_DAMAGE + a]
+                best, kill, any_enemy = -1e9, 0.0, 0.0
+                for q in range(n):
+                    if q == seat or is_harmless(pub, q):
+                        continue
+                    if reach_needed(pub, seat, q) <= pub[P.WEAPON_DIFFICULTY + a]:
+                        v = enemy_value(seat, q, pub, mine, True)
+                        best = max(best, v)
+                        if v > 0:
+                            any_enemy = 1.0
+                            if pub[seat_at(q, S.RESILIENCE)] <= dmg:  # a defeat (SS-12)
+                                kill = 1.0
+                phi[a, 2] = any_enemy * dmg / 3.0
+                phi[a, 3] = _clip(best / 200.0) if best > -1e9 else -1.0
+                phi[a, 4] = kill
+                phi[a, 5] = pub[P.WEAPON_DIFFICULTY + a] / 5.0
+            elif a == ACT.END:
+                phi[a, 6] = 1.0
+                phi[a, 7] = pub[seat_at(seat, S.HAND)] / 7.0  # cards kept for Parries (SS-10)
+            elif a >= CARD.FOCUS and a <= CARD.FAST_DRAW or a == CARD.DAIMYO or a == CARD.TEA:
+                phi[a, 8] = 1.0  # properties (SS-17) and draws (SS-15)
+            elif a == CARD.BREATHING:  # SS-14
+                phi[a, 9] = (top - res) / 5.0
+            elif a == CARD.BATTLE_CRY or a == CARD.JUJUTSU:  # SS-13: everyone else answers
+                phi[a, 10] = 1.0 if loyalist else -1.0
+                phi[a, 11] = pub[seat_at(shogun, S.RESILIENCE)] / 5.0 if loyalist else 0.0
+            elif a == CARD.GEISHA or a == CARD.DIVERSION:  # SS-16
+                phi[a, 12] = 1.0
+            elif a == CARD.BUSHIDO:  # SS-18
+                phi[a, 13] = 1.0
+            elif a == ACT.NOBUNAGA_TRADE:  # SS-3
+                phi[a, 9] = -(top - res) / 5.0
+        elif decision == D.TARGET:  # seat a for card pub[P.CTX_CARD]
+            card = pub[P.CTX_CARD]
+            r = pub[seat_at(a, S.RESILIENCE)]
+            phi[a, 2] = _clip(enemy_value(seat, a, pub, mine, False) / 200.0)
+            phi[a, 3] = 1.0 if a == shogun else 0.0
+            if card < N_WEAPONS:
+                phi[a, 4] = 1.0 if r <= pub[P.WEAPON_DAMAGE + card] else 0.0  # a defeat (SS-12)
+            phi[a, 5] = r / 5.0
+            phi[a, 6] = pub[seat_at(a, S.HONOUR)] / 5.0
+            phi[a, 7] = pub[seat_at(a, S.HAND)] / 7.0  # fewer cards, fewer Parries (SS-10)
+            phi[a, 8] = pub[seat_at(a, S.PLAYED + CARD.PARRY)] / 3.0
+            phi[a, 9] = pub[P.HARM + a * MAX_SEATS + seat] / 5.0   # it hurt me
+            phi[a, 10] = pub[P.HARM + a * MAX_SEATS + shogun] / 5.0  # it hurt the Shogun
+            phi[a, 11] = pub[P.HARM + shogun * MAX_SEATS + a] / 5.0  # the Shogun hurt it
+            phi[a, 12] = 1.0 if role == ROLE.NINJA and a == shogun else 0.0
+            phi[a, 13] = (1.0 if loyalist else -1.0) * pub[P.ATTACKS + a * MAX_SEATS + shogun] / 3.0
+        elif decision == D.REACT or decision == D.BATTLE_CRY or decision == D.JUJUTSU:
+            amount = pub[P.CTX_AMOUNT] if decision == D.REACT else 1  # SS-10, SS-13
+            if a == ACT.TAKE:
+                phi[a, 2] = 1.0
+                phi[a, 3] = 1.0 if res <= amount else 0.0  # taking it defeats us (SS-12)
+                phi[a, 4] = amount / 3.0
+                phi[a, 5] = res / 5.0
+                phi[a, 6] = mine[H.HAND + CARD.PARRY] / 3.0
+                phi[a, 7] = 1.0 if pub[P.CTX_SEAT] == shogun and loyalist else 0.0
+        else:  # breathing, geisha, bushido, ieyasu, discard: kept as shrewd plays them
+            phi[a, 2] = 1.0 if a == ACT.TAKE or a == ACT.FROM_HAND else 0.0
+
+
+# The weights each decision type's features fill (training moves only these), and the start.
+_USED = {D.PLAY: 14, D.TARGET: 14, D.REACT: 8, D.BATTLE_CRY: 8, D.JUJUTSU: 8}
+TRAINABLE = np.array([[f < _USED.get(d, 3) for f in range(N_FEATURES)] for d in range(len(D))])
+START_WEIGHTS = np.zeros((len(D), N_FEATURES))
+START_WEIGHTS[:, SHREWD_PICK] = 1.0
 
 
 BUILTINS = {

@@ -27,6 +27,21 @@ from ..provenance import combined, with_provenance
 from ..skill import skill_games, skill_section
 from ..stats import paired_difference, wilson
 
+# How the shipped trained policies (strategies/policies/samurai-5p.json, samurai-3p.json) are
+# made: `balance train samurai [--players 3]` alone (and analysis.training.regenerate_shipped)
+# reads this. 5 players (the default count) first, then 3; there is no samurai.json, so
+# `-s trained` at 4, 6 or 7 players finds no policy (seat the 5-player one with
+# -s trained:strategies/policies/samurai-5p.json; docs/training.md measures it there).
+# CMA-ES starts from the weights that play exactly shrewd (strategies.samurai.START_WEIGHTS)
+# and trains one seat against tables of shrewd, of loyal, of random and a mixed table, and
+# every 30 generations the policy of an earlier generation. Only the decisions that matter
+# most are trained (which card to play, whom to aim it at, how to answer an attack, a Battle
+# Cry or a Jujutsu); breathing, geisha, bushido, ieyasu and discard keep shrewd's play. seed 0
+# is the CLI's default seed, so `balance train samurai --jobs 1` reproduces the file.
+TRAINING = {"players": (5, 3), "against": ("shrewd", "loyal", "random"), "hold_out": None,
+            "generations": 120, "games": 400, "seed": 0, "sigma": 0.25, "pool_every": 30,
+            "decisions": ("play", "target", "react", "battle_cry", "jujutsu")}
+
 DEFAULT_GAMES = 20_000
 QUICK_GAMES = 300
 CHARACTER_PLAYERS = 5
@@ -283,3 +298,44 @@ def _summary(doc, teams, chars, paired) -> None:
     spread = mixed.groupby("players")["win_rate"].agg(lambda v: v.max() - v.min())
     doc.verdict(f"Team win rates differ by up to {100 * spread.max():.0f} pp at one player count "
                 "(mixed tables); see (a) and (d) for the roles and characters that drive it.")
+
+
+# --- the trained policy's strength (docs/training.md) -------------------------------------------
+# Samurai Sword is a team game: every member of the winning team wins (SS-19, SS-20), so a
+# table's win rates do not add up to 1 and 1/n is no fair share. A seat's share is its win rate
+# against the field's: the mean win rate of the other slots in the same games (seats rotated, so
+# each slot sits at every seat and is dealt every role equally often).
+
+def team_share(lineup, n_games: int, seed: int, rules=None) -> dict:
+    """Slot 0's win rate (Wilson 95%) and the field's (the other slots' mean), seats rotated,
+    over the decided games (a capped game has no winner, OP-3)."""
+    from ..training import seat_share
+
+    n = len(lineup)
+    rules = dict(rules or {}, n_players=n)
+    records = simulate("samurai", rules, lineup, n_games, seed=seed, rotate_seats=True,
+                       progress=False).records
+    wins = np.stack([seat_share(records, n, k) for k in range(n)], axis=1)
+    decided = wins.sum(axis=1) > 0
+    low, high = wilson(wins[decided, 0].sum(), int(decided.sum()))
+    return {"share": wins[decided, 0].mean(), "low": low, "high": high,
+            "field": wins[decided, 1:].mean(), "games": n_games, "decided": int(decided.sum())}
+
+
+def strength_table(policy="trained", opponents=("shrewd", "loyal", "random"), n_players: int = 5,
+                   n_games: int = 2000, seed: int = 2**31, baseline: str | None = "shrewd"):
+    """The policy at one seat of a table of each opponent and of a mixed table of them (slots
+    filled in turn), seats rotated; `beats`: its interval's low end above the field's win rate.
+    With ``baseline``, the same games (same seeds) with the baseline in the policy's slot."""
+    lineups = {o: [o] * (n_players - 1) for o in opponents}
+    lineups["mixed table"] = [opponents[s % len(opponents)] for s in range(n_players - 1)]
+    rows = []
+    for k, (name, field) in enumerate(lineups.items()):
+        r = team_share([policy] + field, n_games, seed + k)
+        row = {"against": name, **r, "beats": r["low"] > r["field"]}
+        if baseline is not None:
+            b = team_share([baseline] + field, n_games, seed + k)
+            row.update({"baseline": baseline, "baseline_share": b["share"],
+                        "baseline_field": b["field"]})
+        rows.append(row)
+    return pd.DataFrame(rows)

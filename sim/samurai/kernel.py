@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from strategies.samurai import builtin_decide
+from strategies.samurai import N_FEATURES, builtin_decide, features
 
 from .. import core
 from ..bits import lowest_bit, nth_bit, popcount
@@ -1141,14 +1141,15 @@ def play_game(g, out, row):
 
 
 core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
-              strategy=builtin_decide, off_script=off_script)
+              strategy=builtin_decide, off_script=off_script, features=features)
 
 
 @njit(cache=True)
 def new_state(rules, cards, resilience, deck_order, batch, log, ctl):
     """The state of one chunk's games (allocated once; every game reuses it)."""
     n = rules[R.PLAYERS]
-    return State(core.new_core(batch, n, N_CHANCE, N_DECISIONS, N_ACTIONS, log, ctl), rules,
+    return State(core.new_core(batch, n, N_CHANCE, N_DECISIONS, N_ACTIONS, log, ctl, N_FEATURES),
+                 rules,
                  cards, resilience, deck_order, np.zeros(L.PUB_SIZE, np.int64),
                  np.zeros((n, L.HID_SIZE), np.int64), np.zeros(L.KS_SIZE, np.int64))
 
