@@ -65,7 +65,8 @@ def _training_arguments(parser, all_cores: int) -> None:
                         "the game's training recipe, else 300)")
     parser.add_argument("--check-games", type=int, default=2000, help="games per final "
                         "strength measurement (default 2000)")
-    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--seed", type=int, help="master seed (default: the game's training "
+                        "recipe, else 0)")
     parser.add_argument("--jobs", type=int, default=all_cores,
                         help=f"parallel workers (default: every core, {all_cores} here)")
     parser.add_argument("--run-dir", type=Path, metavar="DIR",
@@ -77,7 +78,7 @@ def _check(args, plan: dict | None = None) -> None:
     """Fill what the command line left out from the game's training recipe (its study's
     TRAINING: ``balance train GAME`` alone trains as the shipped policy was), then check."""
     plan = plan or {}
-    for name, default in (("generations", 60), ("games", 300)):
+    for name, default in (("generations", 60), ("games", 300), ("seed", 0)):
         if getattr(args, name) is None:
             setattr(args, name, plan.get(name, default))
     for name in ("generations", "games", "check_games"):
