@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import textwrap
 from pathlib import Path
 
 from sim.errors import BalanceError
@@ -10,13 +11,13 @@ from sim.errors import BalanceError
 def add_commands(commands, games: list[str], add_game_arguments, all_cores: int) -> None:
     train = commands.add_parser(
         "train", help="learn a fast policy for a game (evolution strategies against a pool)",
-        description="Train the game's linear policy over its features (sim/core/policy.py) "
+        description=textwrap.fill("Train the game's linear policy over its features (sim/core/policy.py) "
         "with CMA-ES: each candidate plays every opponent of the pool, seats rotated, all "
         "candidates of a generation on the same games; the policy of earlier generations "
         "joins the pool as training goes. Writes the policy file (seat it with -s "
         "trained:FILE), its learning curve (PNG, CSV) and its strength against every built-in "
         "with 95% intervals (docs/training.md). With --shipped, retrains every shipped policy "
-        "(strategies/policies/) from its game's recipe instead.",
+        "(strategies/policies/) from its game's recipe instead.", 88),
         epilog="examples:\n  balance train sunzi --jobs 1          (one game, as its shipped "
         "policy was trained)\n  balance train --shipped               (every shipped policy, "
         "from the recipes)\n  balance train --shipped sunzi shuojian (those games' shipped "
