@@ -8,8 +8,14 @@ from pathlib import Path
 from sim.errors import BalanceError, StrategyError
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, games: list[str]) -> None:
-    parser.add_argument("game", choices=games, help="which game")
+def add_game_arguments(parser: argparse.ArgumentParser, games: list[str], many: bool = False) -> None:
+    """The common game arguments; ``many``: the game is optional and repeatable (GAME ...,
+    checked by the command: `balance train --shipped [GAME ...]`)."""
+    if many:
+        parser.add_argument("game", nargs="*", metavar="GAME",
+                            help=f"which game ({', '.join(games)})")
+    else:
+        parser.add_argument("game", choices=games, help="which game")
     parser.add_argument("--players", type=int, help="number of players (games with a variable count)")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a rule option (repeatable); `balance options GAME` lists them")

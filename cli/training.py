@@ -1,6 +1,8 @@
 """``balance train`` and ``balance exploit``: learn a game's policy, and look for a dominant one."""
 from __future__ import annotations
 
+import argparse
+import textwrap
 from pathlib import Path
 
 from sim.errors import BalanceError
@@ -9,14 +11,24 @@ from sim.errors import BalanceError
 def add_commands(commands, games: list[str], add_game_arguments, all_cores: int) -> None:
     train = commands.add_parser(
         "train", help="learn a fast policy for a game (evolution strategies against a pool)",
-        description="Train the game's linear policy over its features (sim/core/policy.py) "
+        description=textwrap.fill("Train the game's linear policy over its features (sim/core/policy.py) "
         "with CMA-ES: each candidate plays every opponent of the pool, seats rotated, all "
         "candidates of a generation on the same games; the policy of earlier generations "
         "joins the pool as training goes. Writes the policy file (seat it with -s "
         "trained:FILE), its learning curve (PNG, CSV) and its strength against every built-in "
-        "with 95% intervals (docs/training.md).")
-    add_game_arguments(train, games)
+        "with 95% intervals (docs/training.md). With --shipped, retrains every shipped policy "
+        "(strategies/policies/) from its game's recipe instead.", 88),
+        epilog="examples:\n  balance train sunzi --jobs 1          (one game, as its shipped "
+        "policy was trained)\n  balance train --shipped               (every shipped policy, "
+        "from the recipes)\n  balance train --shipped sunzi shuojian (those games' shipped "
+        "policies)", formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game_arguments(train, games, many=True)
     _training_arguments(train, all_cores)
+    train.add_argument("--shipped", action="store_true",
+                       help="regenerate the shipped policies of the games named (default every "
+                       "game with a training recipe) from their recipes (analysis.training."
+                       "regenerate_shipped), into strategies/policies/ or the folder --out; the "
+                       "other training options are ignored")
     train.add_argument("--against", action="append", metavar="STRATEGY",
                        help="an opponent of the pool (repeatable; default: every built-in but "
                        "random and the held-out one); the first is the learning curve's "
@@ -24,7 +36,8 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     train.add_argument("--hold-out", metavar="STRATEGY",
                        help="a built-in never trained against, measured at the end")
     train.add_argument("--out", type=Path, help="the policy file (default "
-                       "policies/GAME-Np.json; the learning curve and strength table beside it)")
+                       "policies/GAME-Np.json; the learning curve and strength table beside it); "
+                       "with --shipped, the folder of the policies (default strategies/policies)")
     train.set_defaults(run=run_train)
 
     exploit = commands.add_parser(
@@ -53,7 +66,8 @@ def _training_arguments(parser, all_cores: int) -> None:
                         "the game's training recipe, else 300)")
     parser.add_argument("--check-games", type=int, default=2000, help="games per final "
                         "strength measurement (default 2000)")
-    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--seed", type=int, help="master seed (default: the game's training "
+                        "recipe, else 0)")
     parser.add_argument("--jobs", type=int, default=all_cores,
                         help=f"parallel workers (default: every core, {all_cores} here)")
     parser.add_argument("--run-dir", type=Path, metavar="DIR",
@@ -65,7 +79,7 @@ def _check(args, plan: dict | None = None) -> None:
     """Fill what the command line left out from the game's training recipe (its study's
     TRAINING: ``balance train GAME`` alone trains as the shipped policy was), then check."""
     plan = plan or {}
-    for name, default in (("generations", 60), ("games", 300)):
+    for name, default in (("generations", 60), ("games", 300), ("seed", 0)):
         if getattr(args, name) is None:
             setattr(args, name, plan.get(name, default))
     for name in ("generations", "games", "check_games"):
@@ -77,8 +91,19 @@ def _check(args, plan: dict | None = None) -> None:
 
 def run_train(args) -> int:
     from analysis.training import learning_curve, recipe, strength_table, train
+    from sim.games import game_names
 
     from .requests import game_request
+
+    unknown = [g for g in args.game if g not in game_names()]
+    if unknown:
+        raise BalanceError(f"unknown game {unknown[0]!r}; choose from {', '.join(game_names())}")
+    if args.shipped:
+        return run_shipped(args)
+    if len(args.game) != 1:
+        raise BalanceError("balance train takes one game (or --shipped [GAME ...] to regenerate "
+                           "shipped policies)")
+    args.game = args.game[0]
 
     spec, rules, _ = game_request(args)
     plan = recipe(spec.name) or {}
@@ -105,6 +130,23 @@ def run_train(args) -> int:
     table.to_csv(out.with_suffix(".strength.csv"), index=False)
     print(f"wrote {out} (seat it with -s trained:{out}), its learning curve and strength table")
     print(table.to_string(index=False))
+    return 0
+
+
+def run_shipped(args) -> int:
+    """`balance train --shipped [GAME ...]`: every shipped policy of those games, retrained
+    from its game's recipe (TRAINING in its study)."""
+    from analysis.training import recipe, regenerate_shipped
+
+    games = list(args.game) or None
+    without = [g for g in games or () if recipe(g) is None]
+    if without:
+        raise BalanceError(f"{', '.join(without)} has no training recipe (TRAINING in its study): "
+                           "no shipped policy to regenerate")
+    written = regenerate_shipped(games, jobs=args.jobs, progress=not args.no_progress,
+                                 out=args.out)
+    for path in written:
+        print(f"wrote {path}")
     return 0
 
 

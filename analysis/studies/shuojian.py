@@ -46,6 +46,16 @@ TABLES = {  # the headline comparison: condition tables on the same deals
 }
 CARD_MATCH = "thrifty vs thrifty"
 
+# How strategies/policies/shuojian.json is trained (`balance train shuojian` alone uses this; the
+# default rules). CMA-ES starts from the weights that play exactly counter
+# (strategies.shuojian.START_WEIGHTS) and trains against counter, thrifty and, every 20
+# generations, the policy of an earlier generation (self-play against the past); random, the
+# only other built-in, is held out of the pool. Duels are short and luck decides many, so the
+# tables are large (2,000 games) to tell candidates apart. The heuristics' indicators are not
+# trained (counter's keeps weight 1, the scale of the others), so sigma 0.4 stays near counter.
+TRAINING = {"against": ("counter", "thrifty"), "hold_out": None, "generations": 120,
+            "games": 2000, "seed": 0, "sigma": 0.4, "pool_every": 20}
+
 
 def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026, jobs: int = 1,
                  progress: bool = False, quick: bool = False) -> Path:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from strategies.shuojian import PASS_CODE, builtin_decide
+from strategies.shuojian import N_FEATURES, PASS_CODE, builtin_decide, features
 
 from .. import core
 from ..bits import lowest_bit
@@ -867,7 +867,8 @@ def play_game(g, out, row):
 
 
 core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
-              strategy=builtin_decide, script_action=script_action, off_script=off_script)
+              strategy=builtin_decide, script_action=script_action, off_script=off_script,
+              features=features)
 
 
 @njit(cache=True)
@@ -892,7 +893,8 @@ def new_state(rules, types, cmask, deck_init, swords, batch, log, ctl):
     zero_bits = tbits[L.MAX_TYPES, ACT.ZERO]
     tbits[L.MAX_TYPES, ACT.STRAIGHT] |= zero_bits
     tbits[L.MAX_TYPES, ACT.SWEEP] |= zero_bits
-    return State(core.new_core(batch, L.N_SEATS, N_CHANCE, N_DECISIONS, L.N_ACTIONS, log, ctl),
+    return State(core.new_core(batch, L.N_SEATS, N_CHANCE, N_DECISIONS, L.N_ACTIONS, log, ctl,
+                                N_FEATURES),
                  rules, types, cmask, deck_init, swords, pub,
                  np.zeros((L.N_SEATS, L.HID_SIZE), np.int64), np.zeros(L.KS_SIZE, np.int64),
                  np.zeros(L.MAX_CARDS, np.int64),
