@@ -33,7 +33,7 @@ def study_module(game: str) -> ModuleType | None:
 
 def studies() -> dict[str, ModuleType]:
     """Every registered game whose study writes a report, by name (sorted). A study without
-    ``write_report`` (Kuhn poker's: a calibration game, analysis/studies/kuhn) has no report."""
+    ``write_report`` (a calibration game's, which only checks the engine) has no report."""
     found = {game: study_module(game) for game in game_names()}
     return {game: module for game, module in found.items()
             if module is not None and hasattr(module, "write_report")}
