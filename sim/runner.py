@@ -28,6 +28,7 @@ from .rng import master_key
 from .agents import failure as agent_failure
 from .core.userfn import MISMATCH
 from .strategy import SeatPlan, resolve_seats
+from .trained import shipped_path
 
 DEFAULT_CHUNK = 100_000
 STREAM_CHUNK = 250_000
@@ -147,12 +148,14 @@ def all_cores() -> int:
 
 def warm_kernels(games: Sequence[str], search: bool = True, jobs: int | None = None) -> None:
     """Compile (or load from the disk cache) the kernels of ``games`` side by side: one task per
-    game and path (plain, and with ``search`` the controlled one the search player uses), the
-    slowest first. With an empty cache a report would otherwise compile them one after another,
-    each game's workers compiling the same kernel at once; a warm cache makes this a few
-    seconds of loading."""
-    tasks = [delayed(_warm_kernel)(game, controlled)
-             for controlled in ((True, False) if search else (False,)) for game in games]
+    game and path (plain; with a trained policy where one is shipped for the game's default
+    players; and with ``search`` the controlled one the search player uses), the slowest first.
+    With an empty cache a report would otherwise compile them one after another, each game's
+    workers compiling the same kernel at once; a warm cache makes this a few seconds of
+    loading."""
+    paths = ("search", "trained", "plain") if search else ("trained", "plain")
+    tasks = [delayed(_warm_kernel)(game, path) for path in paths for game in games
+             if path != "trained" or _ships_policy(game)]
     jobs = min(jobs or all_cores(), len(tasks))
     if jobs <= 1:
         for function, positional, named in tasks:
@@ -161,11 +164,15 @@ def warm_kernels(games: Sequence[str], search: bool = True, jobs: int | None = N
         Parallel(n_jobs=jobs)(tasks)
 
 
-def _warm_kernel(game: str, controlled: bool) -> None:
+def _ships_policy(game: str) -> bool:
+    spec = get_game(game)
+    return shipped_path(spec, spec.rules_class().n_seats) is not None
+
+
+def _warm_kernel(game: str, path: str) -> None:
     spec = get_game(game)
     seats = ["random"] * spec.rules_class().n_seats
-    if controlled:
-        seats[0] = "ismcts:budget=2"
+    seats[0] = {"search": "ismcts:budget=2", "trained": "trained", "plain": "random"}[path]
     simulate(game, None, seats, 2, seed=0, jobs=1)
 
 

@@ -108,8 +108,10 @@ class SeatPlan:
                                             spec.observation_class, users, fn.name)
             else:
                 users[k] = address_of(fn, spec.observation, spec.observation_class)
+        # a search seat's rollouts may be a trained policy: its kernel gets the buffer too
+        trained = np.zeros(0) if np.isin(self.kinds, (TRAINED, SEARCH_KIND)).any() else None
         return Batch(self.kinds, self.params, users, np.uint64(key), np.int64(first_game),
-                     np.bool_(rotate), np.full(4, -1, np.int64))
+                     np.bool_(rotate), np.full(4, -1, np.int64), trained)
 
 
 MAX_DECISIONS = 4096  # decisions of one game a search can replay

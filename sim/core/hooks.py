@@ -131,6 +131,9 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     functions = {**chosen, "call_user": call_user, "hash_observation": hash_observation,
                  "linear_choice": linear_choice}
     for name, (arguments, body) in ANSWERS.items():
+        if name == "trained_answer":
+            _bind_trained(_STUBS[name], arguments, body, state_class, functions)
+            continue
         _bind(_STUBS[name], arguments, body, state_class, functions,
               inline=inline_strategies and name == "builtin_answer")
     for stub, value in ((chance_streams, n_chance), (decision_types, n_decisions)):
@@ -154,9 +157,34 @@ def _bind(stub, arguments, body, state_class, functions, inline: bool = False) -
         overload(stub, jit_options={"_nrt": False})(namespace["typer"])
 
 
+def _bind_trained(stub, arguments, body, state_class, functions) -> None:
+    """``_bind`` for the trained policy's answer: on a state without the features' buffer (a
+    batch with no trained seat, core.phi None) it is compiled as "no answer", so the game's
+    features are compiled only into kernels that play a trained policy."""
+    names = ", ".join(arguments)
+    namespace = {"types": types, "state_class": state_class, "field_type": field_type,
+                 **functions}
+    exec(f"def typer({names}):\n"
+         f"    if isinstance(g, types.BaseNamedTuple) and g.instance_class is state_class:\n"
+         f"        if isinstance(field_type(g, 'phi'), types.NoneType):\n"
+         f"            def answer({names}):\n"
+         f"                return -1\n"
+         f"            return answer\n"
+         f"        def answer({names}):\n"
+         f"            {body}\n"
+         f"        return answer\n", namespace)
+    overload(stub, jit_options={"_nrt": False})(namespace["typer"])
+
+
+def field_type(g, name):
+    """The Numba type of field ``name`` of the core in state type ``g``."""
+    core = g.types[g.fields.index("core")]
+    return core.types[core.fields.index(name)]
+
+
 def controller_type(g):
     """The Numba type of the controller in state ``g`` (a NoneType on the plain path)."""
-    return g.types[g.fields.index("core")].types[g.types[g.fields.index("core")].fields.index("ctl")]
+    return field_type(g, "ctl")
 
 
 def is_plain(first) -> bool:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 # Strategy kinds the engine answers itself, for every game; a game's own built-ins are
 # numbered 1 .. FIRST_ENGINE_KIND - 1 (strategies/<game>.py).
@@ -49,6 +50,9 @@ class Batch(NamedTuple):
     first_game: np.int64   # global index of the chunk's first game (out[0])
     rotate: np.bool_       # True: game g seats slot (s + g) mod S at seat s
     error: np.ndarray      # int64[4]: (row, seat, action, 1) after the first illegal answer
+    trained: object        # None: no trained policy plays (its features are not compiled into
+                           # the kernel: Sunzi's cold start 80 s -> 50 s); else an empty float64
+                           # array, and the core gets the features' buffer
 
 
 class Core(NamedTuple):
@@ -59,8 +63,9 @@ class Core(NamedTuple):
     legal: np.ndarray      # bool[2 * n_actions]: legal mask of the decision being asked (the game
                            # fills legal[:n] before it asks); the second half keeps the mask while
                            # the game redeals
-    phi: np.ndarray        # float64[n_actions, n_features + 1]: a trained policy's features of
-                           # each action, and its score in the last column
+    phi: object            # float64[n_actions, n_features + 1]: a trained policy's features of
+                           # each action, and its score in the last column; None when the batch
+                           # has no trained policy (batch.trained)
     log: np.ndarray        # int64[E, W]: event log; log[0, 0] counts the events (E = 0: none)
     ctl: object            # None (the plain path) or the decision controller, int64[...]
 
@@ -89,4 +94,17 @@ def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl, n_featu
     return Core(ints, np.zeros((n_seats, batch.params.shape[1]), np.float64),
                 np.zeros(n_chance + n_seats * n_decisions, np.uint64),
                 np.zeros(2 * n_actions, np.bool_),
-                np.zeros((n_actions, n_features + 1), np.float64), log, ctl)
+                feature_buffer(batch.trained, n_actions, n_features), log, ctl)
+
+
+def feature_buffer(trained, n_actions, n_features):
+    """The trained policy's buffer, or None (typed: decided when the kernel compiles)."""
+    raise NotImplementedError
+
+
+@overload(feature_buffer)
+def _feature_buffer(trained, n_actions, n_features):
+    if isinstance(trained, types.NoneType):
+        return lambda trained, n_actions, n_features: None
+    return lambda trained, n_actions, n_features: np.zeros((n_actions, n_features + 1),
+                                                           np.float64)

@@ -117,7 +117,7 @@ def test_a_redeal_finds_every_other_stream_drawn_anew_and_the_seats_own_kept():
     from sim.core.state import Batch
 
     batch = Batch(np.zeros(2, np.int64), np.zeros((2, 4)), np.zeros(0, np.int64), np.uint64(9),
-                  np.int64(0), np.bool_(False), np.full(4, -1, np.int64))
+                  np.int64(0), np.bool_(False), np.full(4, -1, np.int64), None)
     out = np.zeros((1, 3), np.int16)
     seen = play_probe(batch, out, new_ctl(trace_rows=4, redeal_at=0, seed=5))
     at_redeal, before = seen
