@@ -148,6 +148,7 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
                 f"{spec.title} allows at most {spec.n_strategy_params}")
         params[seat, :len(strategy.params)] = strategy.params
     labels = tuple(s.name if spec.strategies.get(s.name) == s or s.name.startswith(SEARCH_NAMES)
+                   or s.builtin == TRAINED  # a policy's name says which; its weights are many
                    else s.describe() for s in resolved)
     return SeatPlan(labels, kinds, params, tuple(user_fns))
 
