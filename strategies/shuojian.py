@@ -58,14 +58,7 @@ inline = njit(cache=True, _nrt=False, inline="always")
 @inline
 def looseness(pub, conds):
     """How many numbers 1..99 pass the conditions in bitmask `conds` (99 = no condition)."""
-    lo, hi = ALL_NUMBERS, ALL_NUMBERS
-    c = 0
-    while conds:
-        if conds & 1:
-            lo &= pub[P.CONDITIONS + c * CONDITION_WORDS]
-            hi &= pub[P.CONDITIONS + c * CONDITION_WORDS + 1]
-        conds >>= 1
-        c += 1
+    lo, hi = allowed_masks(pub, conds)
     return popcount(lo & ~1) + popcount(hi)
 
 
