@@ -18,7 +18,7 @@ from typing import Sequence
 
 from sim.errors import BalanceError
 from sim.games import game_names
-from sim.runner import warm_kernels
+from sim.runner import one_kernel, warm_kernels
 
 STUDIES_PACKAGE = "analysis.studies"
 
@@ -58,10 +58,11 @@ def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "rep
         raise BalanceError(f"no report for {', '.join(missing)} yet; reports exist for "
                            f"{', '.join(available)}")
     out = Path(out_dir)
-    warm_kernels(names, jobs=jobs)  # a fresh clone compiles on every core, not one game at a time
-    written = [available[name].write_report(out / name, n_games=n_games, seed=seed, jobs=jobs,
-                                            progress=progress, quick=quick)
-               for name in names]
+    with one_kernel():  # a report seats plain, trained and search players: compile one kernel
+        warm_kernels(names, jobs=jobs)  # side by side on every core, not one game at a time
+        written = [available[name].write_report(out / name, n_games=n_games, seed=seed,
+                                                jobs=jobs, progress=progress, quick=quick)
+                   for name in names]
     write_site(out)
     return written
 

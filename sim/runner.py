@@ -27,7 +27,7 @@ from .results import Results, Summary, records_frame
 from .rng import master_key
 from .agents import failure as agent_failure
 from .core.userfn import MISMATCH
-from .strategy import SeatPlan, resolve_seats
+from .strategy import ONE_KERNEL_ENV, SeatPlan, resolve_seats
 from .trained import shipped_path
 
 DEFAULT_CHUNK = 100_000
@@ -146,14 +146,37 @@ def all_cores() -> int:
     return os.cpu_count() or 1
 
 
+@contextmanager
+def one_kernel():
+    """Within the block every batch plays on one kernel per game, the one with the trained
+    policy's features and an idle controller compiled in (what a search seat needs), whatever
+    its seats. The records are exactly those of the kernel the seats would get alone (tested
+    for every game); a job that seats plain, trained and search players, as a report does,
+    then compiles one kernel per game instead of three, and plain play pays one array read per
+    decision. Worker processes started inside the block inherit it."""
+    before = os.environ.get(ONE_KERNEL_ENV)
+    os.environ[ONE_KERNEL_ENV] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(ONE_KERNEL_ENV, None)
+        else:
+            os.environ[ONE_KERNEL_ENV] = before
+
+
 def warm_kernels(games: Sequence[str], search: bool = True, jobs: int | None = None) -> None:
     """Compile (or load from the disk cache) the kernels of ``games`` side by side: one task per
     game and path (plain; with a trained policy where one is shipped for the game's default
-    players; and with ``search`` the controlled one the search player uses), the slowest first.
+    players; and with ``search`` the controlled one the search player uses; inside
+    :func:`one_kernel` only that one), the slowest first.
     With an empty cache a report would otherwise compile them one after another, each game's
     workers compiling the same kernel at once; a warm cache makes this a few seconds of
     loading."""
-    paths = ("search", "trained", "plain") if search else ("trained", "plain")
+    if os.environ.get(ONE_KERNEL_ENV) == "1":
+        paths = ("search",)
+    else:
+        paths = ("search", "trained", "plain") if search else ("trained", "plain")
     tasks = [delayed(_warm_kernel)(game, path) for path in paths for game in games
              if path != "trained" or _ships_policy(game)]
     jobs = min(jobs or all_cores(), len(tasks))

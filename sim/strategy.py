@@ -15,6 +15,7 @@ ctypes callback of the same C signature (sim/agents.py): slower, the same determ
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
@@ -66,6 +67,9 @@ class Strategy:
         return f"{self.name}({', '.join(f'{p:g}' for p in self.params)})"
 
 
+ONE_KERNEL_ENV = "BALANCE_ONE_KERNEL"  # set by sim.runner.one_kernel (inherited by workers)
+
+
 @dataclass(frozen=True)
 class SeatPlan:
     """Strategies resolved to what the kernel takes."""
@@ -74,6 +78,11 @@ class SeatPlan:
     kinds: np.ndarray          # int64[S]
     params: np.ndarray         # float64[S, P]
     user_fns: tuple = ()       # per user kind: a numba.njit strategy, or a Strategy with an agent
+    # True: play on the one kernel that has every path compiled in (the trained policy's
+    # features and an idle controller), whatever the seats; the records are the same, and a
+    # job that seats search, trained and plain players (a report) compiles one kernel per game,
+    # not three (sim.runner.one_kernel)
+    one_kernel: bool = field(default_factory=lambda: os.environ.get(ONE_KERNEL_ENV) == "1")
 
     def without_agents(self) -> "SeatPlan":
         """The same seats with the random player in the Python agents' places."""
@@ -90,7 +99,7 @@ class SeatPlan:
         """The kernel's decision controller (sim/core/control.py): None (the plain path) unless
         a search player is seated or a test traces, perturbs or redeals (``test_options``)."""
         if not self.searching:
-            return new_ctl(**test_options) if test_options else None
+            return new_ctl(**test_options) if test_options or self.one_kernel else None
         budget = int(self.params[self.kinds == SEARCH_KIND, 0].max())
         return new_ctl(search_nodes=budget + 2, n_actions=spec.n_actions,
                        plan_rows=MAX_DECISIONS, max_asks=MAX_DECISIONS, **test_options)
@@ -109,7 +118,8 @@ class SeatPlan:
             else:
                 users[k] = address_of(fn, spec.observation, spec.observation_class)
         # a search seat's rollouts may be a trained policy: its kernel gets the buffer too
-        trained = np.zeros(0) if np.isin(self.kinds, (TRAINED, SEARCH_KIND)).any() else None
+        trained = np.zeros(0) if self.one_kernel or np.isin(self.kinds, (TRAINED, SEARCH_KIND)).any() \
+            else None
         return Batch(self.kinds, self.params, users, np.uint64(key), np.int64(first_game),
                      np.bool_(rotate), np.full(4, -1, np.int64), trained)
 
