@@ -18,6 +18,9 @@ value per game (for paired differences on common random numbers).
 """
 from __future__ import annotations
 
+import importlib
+import importlib.util
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -100,7 +103,9 @@ def games_needed(row: dict, game, n_seats: int, precision_pp: float) -> int:
 
 
 def per_game(records: pd.DataFrame, game, n_seats: int) -> dict[str, np.ndarray]:
-    """Every headline metric as one value per game (a records frame from sim.results)."""
+    """Every headline metric as one value per game (a records frame from sim.results), then
+    the metrics the game's study declares (``game_metrics(records, n_seats)`` in
+    ``analysis.studies.<game>``: a side's or team's win rate, ...)."""
     spec = get_game(game)
     wins = np.column_stack([records[f"win_{s}"].to_numpy(float) for s in range(n_seats)])
     decided = wins.sum(axis=1)
@@ -110,4 +115,13 @@ def per_game(records: pd.DataFrame, game, n_seats: int) -> dict[str, np.ndarray]
     for end in spec.headline_ends:
         values[end] = (records["end_reason"] == end).to_numpy(float)
     values[f"{spec.length_name}_mean"] = records[spec.length_name].to_numpy(float)
+    declared = getattr(_study(spec.name), "game_metrics", None)
+    if declared is not None:
+        values.update(declared(records, n_seats))
     return values
+
+
+def _study(game: str):
+    """The game's study module, found by name (this module knows no game), or None."""
+    name = f"analysis.studies.{game}"
+    return importlib.import_module(name) if importlib.util.find_spec(name) else None
