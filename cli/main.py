@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from sim.games import game_names
 
+    from .cards import add_commands as add_cards_commands
     from .training import add_commands as add_training_commands
     from .workbench import add_commands as add_workbench_commands
     from .workbench import add_precision_arguments
@@ -133,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_workbench_commands(commands, games, add_game_arguments)
     add_training_commands(commands, games, add_game_arguments, os.cpu_count() or 1)
+    add_cards_commands(commands, games, add_game_arguments)
 
     ladder = commands.add_parser(
         "ladder", help="rate strategies in a round-robin tournament with rotated seats",
