@@ -73,8 +73,24 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
         + f"\n\nexample:\n  {TUNE_EXAMPLE}\n\n" + METRICS_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(tune, games, add_game_arguments, "tune", None, precision=0.5)
-    tune.add_argument("--target", action="append", required=True, metavar="METRIC=VALUE",
-                      help="e.g. victory=0.5, win_0=0.5 (repeatable)")
+    tune.add_argument("--target", action="append", default=[], metavar="GOAL",
+                      help="a goal: METRIC=VALUE, METRIC<=VALUE, METRIC>=VALUE, "
+                      "max_gap(PATTERN)<=VALUE (e.g. max_gap(team_*)<=0.02), "
+                      "match(A,B)>=VALUE (A against a field of B, seats rotated); values may be "
+                      "fractions (1/3) or percentages (repeatable; docs/workbench.md)")
+    tune.add_argument("--balance", action="append", default=[], metavar="GROUP",
+                      help="aim the gap inside a group at 0: seats (every game), or the game's "
+                      "own groups (samurai: teams; `balance metrics GAME` lists them)")
+    tune.add_argument("--target-file", action="append", default=[], metavar="FILE.csv",
+                      help="goals from a CSV: metric,target[,op][,n_players...] per row, or a "
+                      "strategy matrix a,b,target (match(a,b)=target)")
+    tune.add_argument("--distance", choices=("max", "rms"), default="max",
+                      help="what is minimised: the largest deviation over goals and points "
+                      "(default) or their root mean square (a matrix's usual score)")
+    tune.add_argument("--pareto", action="store_true",
+                      help="search the front of distance against the number and size of the "
+                      "changes (multi-objective TPE); verify every front point on a fresh seed; "
+                      "writes front.csv and front.png")
     tune.add_argument("--vary", action="append", required=True, metavar="NAME[=LO..HI]",
                       help="tunables to search (a vector option such as legions = all its values)")
     tune.add_argument("--over", action="append", default=[], metavar="NAME=V1,V2,...",
@@ -89,6 +105,15 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
     tune.set_defaults(run=run_tune)
 
     add_compare(commands, games, add_game_arguments)
+
+    metrics = commands.add_parser(
+        "metrics", help="list the metrics and balance groups a game's goals may name",
+        description="The metrics every workbench command and goal may name for GAME (headline "
+        "ones for every game, then those its study declares), measured on a small batch, and "
+        "its --balance groups.")
+    add_game_arguments(metrics, games)
+    metrics.add_argument("--games", type=int, default=500, help="games of the sample (default 500)")
+    metrics.set_defaults(run=run_metrics)
 
 
 COMPARE_EXAMPLES = """examples:
@@ -324,6 +349,25 @@ def run_sensitivity(args) -> int:
     return 0
 
 
+def run_metrics(args) -> int:
+    from analysis.workbench import targets as T
+    from analysis.workbench.metrics import _study
+    from sim.runner import simulate
+
+    spec, rules, strategies = _request(args)
+    result = simulate(spec, rules, strategies, args.games, 0, progress=False)
+    row = T.metric_row(result, spec, rules.n_seats)
+    print(f"metrics of {spec.title} ({rules.n_seats} seats; a sample of {args.games} games, "
+          f"every seat {strategies}):")
+    for name in T.known(row):
+        print(f"  {name:28s} {row[name]:.4f}")
+    groups = {**T.GENERIC_BALANCE, **dict(getattr(_study(spec.name), "BALANCE", {}))}
+    print("balance groups (--balance GROUP = max_gap(PATTERN)=0): "
+          + ", ".join(f"{k} = {v}" for k, v in groups.items()))
+    print("goals may also name max_gap(PATTERN) and match(A,B): docs/workbench.md")
+    return 0
+
+
 def run_tune(args) -> int:
     from analysis.workbench.tune import tune
 
@@ -332,7 +376,12 @@ def run_tune(args) -> int:
                   trials=args.trials, search_games=args.search_games, tolerance=args.tolerance,
                   fewest_changes=args.fewest_changes, precision=args.precision or 0.5,
                   max_games=args.max_games or 1_000_000, jobs=args.jobs,
-                  progress=not args.no_progress, run_dir=args.run_dir)
+                  progress=not args.no_progress, run_dir=args.run_dir, balance=args.balance,
+                  target_files=args.target_file, distance=args.distance, pareto=args.pareto)
+    if result.front is not None:
+        print("the front (every point verified on a fresh seed), fewest changes first:")
+        print(result.front[["point", "changes", "changed", "verified_distance"]]
+              .to_string(index=False, float_format="{:.4f}".format) + "\n")
     keys = list(result.verified.attrs["provenance"]["over"])
     changed = result.values[result.values["changed"]]
     print("changed values:" if len(changed) else "no value changed")

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -45,6 +46,7 @@ from sim.errors import RulesError
 
 from . import metrics as M
 from . import specs
+from . import targets as T
 from .precision import check_precision, open_run, run_batch
 
 CANDIDATES = 8        # best trials re-played before the winner is chosen
@@ -63,6 +65,7 @@ class TuneResult:
     trials: pd.DataFrame        # every search trial (point, number, n_games, deviation, params)
     file: tuple[str, str] | None = None   # (option, text) of a data file -o accepts
     flags: list[str] = field(default_factory=list)   # -o flags that play the tuned values
+    front: pd.DataFrame | None = None   # with pareto: every front point, verified
 
     @property
     def hit(self) -> bool:
@@ -73,10 +76,15 @@ class TuneResult:
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         paths = {}
-        for name in ("values", "verified", "trials"):
+        for name in ("values", "verified", "trials", "front"):
+            if getattr(self, name) is None:
+                continue
             path = out / f"{name}.csv"
             getattr(self, name).to_csv(path, index=False)
             paths[name] = path
+        if self.front is not None and len(self.front):
+            paths["front_plot"] = out / "front.png"
+            front_figure(self.front).savefig(paths["front_plot"], dpi=110)
         if self.file is not None:
             option, text = self.file
             path = out / f"{option}.csv"
@@ -92,13 +100,22 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
          over: Sequence[str] | Mapping | None = None, rules=None, strategies="random",
          seed: int = 0, *, trials: int = 150, search_games: int = 64_000, tolerance: float = 0.02,
          fewest_changes: bool = False, precision: float = 0.5, max_games: int = 1_000_000,
-         jobs: int = 1, progress: bool = False, run_dir=None) -> TuneResult:
+         jobs: int = 1, progress: bool = False, run_dir=None, balance: Sequence[str] = (),
+         target_files: Sequence = (), distance: str = "max", pareto: bool = False) -> TuneResult:
     """Search values of the varied knobs that bring every target metric to its value at every
     ``over`` point; verify the winner on a fresh seed.
 
     Parameters
     ----------
-    targets : ``["victory=0.5"]`` or ``{"victory": 0.5}``: headline metrics and their targets.
+    targets : goals (analysis.workbench.targets): ``["victory=0.5"]``, ``{"victory": 0.5}``,
+        ``["max_gap(team_*)<=0.02", "match(trained,random)>=0.6"]``.
+    balance : groups whose gap is aimed at 0 (``["teams"]``: the study's ``BALANCE``).
+    target_files : CSVs of goals (a matrix of target rates, or strategy-by-strategy rates).
+    distance : "max" (the largest deviation over goals and points) or "rms".
+    pareto : search the front of (distance, number of changed values, size of the changes)
+        with Optuna's multi-objective TPE, and verify every front point on the fresh seed
+        (``TuneResult.front``); the tuned values are then the front point with the fewest
+        changes whose verified distance is within the tolerance (else the closest).
     vary : ``["legions"]``, ``["charge_threshold=6..12"]``: knobs and optional ranges.
     over : ``["n_players=3,4,5,6"]``: points at which every target must hold.
     trials : Optuna trials per search (one search per point when the values are per point).
@@ -121,17 +138,22 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
     if not isinstance(search_games, int) or search_games < 1000:
         raise specs.WorkbenchError(f"search games must be an integer >= 1000, got {search_games!r}")
     spec, base = specs.resolve(game, rules)
-    goals = specs.parse_targets(targets)
     grid = specs.parse_grid(over or {}, "--over")
+    goals = T.parse_goals(spec, targets or (), balance=balance, files=target_files,
+                          over_names=list(grid))
+    T.distance([], distance)  # checks the name
     specs.check_names(spec, base, grid)
     assignments = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]
     points = [(a, *specs.point(spec, base, strategies, a)) for a in assignments]
-    for _, point_rules, _ in points:
-        known = M.metric_names(spec, point_rules.n_seats)
-        bad = [m for m in goals if m not in known]
-        if bad:
-            raise specs.WorkbenchError(f"unknown target metric(s) {', '.join(bad)}; choose from "
-                                       f"{', '.join(known)}")
+    for goal in goals:
+        if not any(goal.applies(a) for a in assignments):
+            raise specs.WorkbenchError(f"goal {goal.text} applies at no --over point")
+    for assignment, point_rules, point_strategies in points:  # names checked on a small batch
+        row = measure(spec, point_rules, point_strategies, 200, seed,
+                      [g for g in goals if g.applies(assignment)], jobs=jobs)
+        for goal in goals:
+            if goal.applies(assignment):
+                goal.measure(row)
     ranges = [specs.parse_ranges(vary, point_rules) for _, point_rules, _ in points]
     knobs = [point_rules.tunables() for _, point_rules, _ in points]
     per_point = [bool(set(knobs[0][n].per) & set(grid)) for n in ranges[0]]
@@ -145,20 +167,28 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
             "two runs (" + ", ".join(n for n in ranges[0] if set(knobs[0][n].per) & set(grid))
             + " are per point)")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    run_dir = open_run(run_dir, "tune", spec, base, strategies, seed=seed, targets=goals,
+    run_dir = open_run(run_dir, "tune", spec, base, strategies, seed=seed,
+                       targets=[g.text for g in goals], distance=distance, pareto=pareto,
                        vary=vary, over={k: list(map(str, v)) for k, v in grid.items()},
                        trials=trials, search_games=search_games, tolerance=tolerance,
                        fewest_changes=fewest_changes, precision=precision, max_games=max_games)
 
-    trial_rows, tuned = [], {}
+    trial_rows, tuned, front_rows = [], {}, []
     bar = tqdm(total=trials * len(groups), desc=f"tune {spec.name}", unit="trial", disable=not progress)
     for group in groups:
         search = _Search(spec, [points[i] for i in group], ranges[group[0]], knobs[group[0]], goals,
-                         strategies, seed, search_games, tolerance, fewest_changes, jobs, run_dir)
-        best, rows = search.run(optuna, trials, bar)
+                         strategies, seed, search_games, tolerance, fewest_changes, jobs, run_dir,
+                         distance)
+        label = _label(points[group[0]][0]) if len(group) == 1 else "all"
+        if pareto:
+            front, rows = search.front(optuna, trials, bar)
+            verified_front = _verify_front(search, front, seed + 1, precision, max_games)
+            front_rows += [{"point": label, **row} for row in verified_front]
+            best = _pick(verified_front, tolerance)
+        else:
+            best, rows = search.run(optuna, trials, bar)
         for i in group:
             tuned[i] = best
-        label = _label(points[group[0]][0]) if len(group) == 1 else "all"
         trial_rows += [{"point": label, **row} for row in rows]
     bar.close()
 
@@ -171,19 +201,22 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
             current = knobs[i][name].value
             value_rows.append({**assignment, "parameter": name, "current": current,
                                "tuned": value, "changed": value != current})
-        result = run_batch(spec, variant, point_strategies, None, verify_seed,
-                           precision=precision, max_games=max_games, jobs=jobs, run_dir=run_dir)
-        batches.append(result.provenance)
-        row = M.headline(result.summary)
-        for metric, target in goals.items():
+        applicable = [g for g in goals if g.applies(assignment)]
+        row, provenance = measure(spec, variant, point_strategies, None, verify_seed, applicable,
+                                  precision=precision, max_games=max_games, jobs=jobs,
+                                  run_dir=run_dir, with_provenance=True)
+        batches.append(provenance)
+        for goal in applicable:
+            estimate, low, high = goal.measure(row)
             verified_rows.append({
-                **assignment, "metric": metric, "target": target, "verified": row[metric],
-                "ci_low": row[f"{metric}_low"], "ci_high": row[f"{metric}_high"],
-                "deviation": row[metric] - target,
-                "within_tolerance": abs(row[metric] - target) <= tolerance,
+                **assignment, "metric": goal.expression, "op": goal.op, "target": goal.value,
+                "verified": estimate, "ci_low": low, "ci_high": high,
+                "deviation": goal.deviation(row),
+                "within_tolerance": goal.deviation(row) <= tolerance,
                 "n_games": row["n_games"], "seed": verify_seed})
     provenance = {
-        "command": "tune", "game": spec.name, "targets": goals, "vary": list(vary) if not
+        "command": "tune", "game": spec.name, "targets": [g.text for g in goals],
+        "distance": distance, "pareto": pareto, "vary": list(vary) if not
         isinstance(vary, Mapping) else {k: list(v) if isinstance(v, (tuple, list)) else v
                                         for k, v in vary.items()},
         "over": {k: list(map(str, v)) for k, v in grid.items()}, "search_seed": int(seed),
@@ -191,15 +224,106 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
         "tolerance": tolerance, "fewest_changes": fewest_changes, "precision_pp": precision,
         "version": __version__, "batches": batches}
     tables = [specs.numeric_columns(pd.DataFrame(rows), grid)
-              for rows in (value_rows, verified_rows, trial_rows)]
+              for rows in (value_rows, verified_rows, trial_rows, front_rows)]
     for table in tables:
         table.attrs["provenance"] = provenance
+    front_table = tables.pop()
     # Vector knobs (legions[i]) travel in the game's data file; scalar knobs as -o flags.
     vectors = any(knobs[0][name].index is not None for name in ranges[0])
     file = spec.rules_class.tuned_file(variants) if vectors else None
     flags = sorted({f"-o {name}={value}" for values in tuned.values() for name, value in values.items()
                     if knobs[0][name].index is None})
-    return TuneResult(*tables, file=file, flags=flags)
+    return TuneResult(*tables, file=file, flags=flags, front=front_table if pareto else None)
+
+
+def measure(spec, rules, strategies, n_games, seed, goals, *, precision=None, max_games=None,
+            jobs: int = 1, run_dir=None, with_provenance: bool = False):
+    """The metrics the goals name, with intervals, from one batch (grown to ``precision`` when
+    given): headline metrics, the study's declared metrics when a goal may need them (the batch
+    then keeps its records), and a rotated match batch per ``match(A,B)`` goal."""
+    records = T.needs_records(spec) and any(g.match is None and g.expression not in
+                                             M.metric_names(spec, rules.n_seats) for g in goals)
+    result = run_batch(spec, rules, strategies, n_games, seed, precision=precision,
+                       max_games=max_games, jobs=jobs, stream=not records, run_dir=run_dir)
+    while True:
+        row = T.metric_row(result, spec, rules.n_seats)
+        for goal in goals:
+            if goal.match is not None:
+                row.update(T.match_rate(spec, rules, *goal.match, row["n_games"], seed,
+                                        jobs=jobs, run_dir=run_dir))
+        n = row["n_games"]
+        # The headline rates reached the precision; a goal's own metric (a gap, a match, a
+        # declared rate) may be wider: grow on the same schedule until it is not.
+        widest = max([(hi - lo) / 2 for lo, hi in (g.measure(row)[1:] for g in goals)
+                      if np.isfinite(hi - lo)] or [0.0])
+        if precision is None or widest <= precision / 100 or n >= max_games:
+            break
+        n = min(max_games, max(2 * n, int(n * (widest / (precision / 100)) ** 2)))
+        result = run_batch(spec, rules, strategies, 1000 * math.ceil(n / 1000), seed, jobs=jobs,
+                           stream=not records, run_dir=run_dir)
+    return (row, result.provenance) if with_provenance else row
+
+
+def _verify_front(search, front: list[dict], seed: int, precision: float, max_games: int) -> list[dict]:
+    """Every front point re-played on the fresh seed, grown to the precision."""
+    rows = []
+    for number, values in enumerate(front):
+        deviations, verified = [], {}
+        for assignment, rules, strategies in search.points:
+            goals = [g for g in search.goals if g.applies(assignment)]
+            row = measure(search.spec, rules.with_knobs(values), strategies, None, seed, goals,
+                          precision=precision, max_games=max_games, jobs=search.jobs,
+                          run_dir=search.run_dir)
+            for goal in goals:
+                estimate, low, high = goal.measure(row)
+                name = f"{_label(assignment)}: {goal.expression}"
+                verified.update({name: estimate, f"{name}_low": low, f"{name}_high": high})
+                deviations.append(goal.deviation(row))
+        changed = {k: v for k, v in values.items() if v != search.knobs[k].value}
+        rows.append({"front_point": number, "changes": search.changes(values),
+                     "size": search.size(values),
+                     "changed": ", ".join(f"{k}={v:g}" for k, v in changed.items()) or "(none)",
+                     "verified_distance": T.distance(deviations, search.distance),
+                     "values": values, **verified})
+    return rows
+
+
+def _pick(front_rows: list[dict], tolerance: float) -> dict:
+    """The front point a designer would take by default: the fewest changes within tolerance,
+    else the closest."""
+    hits = [r for r in front_rows if r["verified_distance"] <= tolerance]
+    chosen = min(hits, key=lambda r: (r["changes"], r["size"], r["verified_distance"])) if hits \
+        else min(front_rows, key=lambda r: r["verified_distance"])
+    return chosen["values"]
+
+
+def front_figure(front: pd.DataFrame):
+    """Verified distance against the number of changed values, one dot per front point."""
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(6.5, 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    from matplotlib.ticker import MaxNLocator
+
+    for point, part in front.groupby("point", sort=False):
+        dots = ax.plot(part["changes"], 100 * part["verified_distance"], "o", alpha=0.6)[0]
+        best = part.groupby("changes")["verified_distance"].min()  # the best at each count
+        ax.step(best.index, 100 * best.to_numpy(), where="post", color=dots.get_color(),
+                label=f"{point}: best at each number of changes")
+        for row in part.itertuples():
+            ax.annotate(textwrap.shorten(row.changed, 40), (row.changes,
+                                                            100 * row.verified_distance),
+                        fontsize=6, xytext=(3, 3), textcoords="offset points")
+    tolerance = front.attrs.get("provenance", {}).get("tolerance")
+    if tolerance:
+        ax.axhline(100 * tolerance, color="grey", linestyle="--", linewidth=1, label="tolerance")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("values changed")
+    ax.set_ylabel("distance to the goals, pp (verified on a fresh seed)")
+    ax.set_title("Fewest changes: the Pareto front", fontsize=9)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    return fig
 
 
 def _label(assignment: Mapping) -> str:
@@ -210,8 +334,9 @@ class _Search:
     """One Optuna study over one set of knobs, evaluated at one or several points."""
 
     def __init__(self, spec, points, ranges, knobs, goals, strategies, seed, search_games,
-                 tolerance, fewest_changes, jobs, run_dir=None):
+                 tolerance, fewest_changes, jobs, run_dir=None, distance="max"):
         self.spec, self.points, self.ranges, self.knobs = spec, points, ranges, knobs
+        self.distance = distance
         self.goals, self.seed, self.jobs, self.run_dir = goals, seed, jobs, run_dir
         self.tolerance, self.fewest = tolerance, fewest_changes
         self.floor = tolerance / 8            # the search's finest half-width
@@ -230,20 +355,61 @@ class _Search:
         key = (tuple(sorted(values.items())), n)
         if key in self.cache:
             return self.cache[key]
-        worst, estimates = 0.0, {}
+        deviations, estimates = [], {}
         for assignment, rules, strategies in self.points:
             try:
                 variant = rules.with_knobs(values)
             except RulesError:
                 self.cache[key] = (math.inf, {})
                 return self.cache[key]
-            row = M.headline(run_batch(self.spec, variant, strategies, n, self.seed,
-                                       jobs=self.jobs, run_dir=self.run_dir).summary)
-            for metric, target in self.goals.items():
-                estimates[f"{_label(assignment)}: {metric}"] = row[metric]
-                worst = max(worst, abs(row[metric] - target))
-        self.cache[key] = (worst, estimates)
+            goals = [g for g in self.goals if g.applies(assignment)]
+            row = measure(self.spec, variant, strategies, n, self.seed, goals, jobs=self.jobs,
+                          run_dir=self.run_dir)
+            for goal in goals:
+                estimates[f"{_label(assignment)}: {goal.expression}"] = goal.measure(row)[0]
+                deviations.append(goal.deviation(row))
+        self.cache[key] = (T.distance(deviations, self.distance), estimates)
         return self.cache[key]
+
+    def size(self, values: dict) -> float:
+        """How much the values moved, in steps of each knob (the front's third objective)."""
+        return float(sum(abs(value - self.knobs[name].value) / (self.knobs[name].step or 1)
+                         for name, value in values.items()))
+
+    def front(self, optuna, n_trials: int, bar) -> tuple[list[dict], list[dict]]:
+        """The Pareto front of (distance, changed values, size of the changes): multi-objective
+        TPE (seeded), every trial on the search seed's games at a fixed size."""
+        sampler = optuna.samplers.TPESampler(seed=int(self.seed) % (2 ** 32), multivariate=True,
+                                             n_startup_trials=10)
+        study = optuna.create_study(directions=["minimize", "minimize", "minimize"],
+                                    sampler=sampler)
+        fewest, self.fewest = self.fewest, True  # every knob may stay as it is
+        n = self.max_games // 4 if self.max_games >= 4000 else self.max_games
+        n = max(1000, 1000 * (n // 1000))
+        rows = []
+
+        def objective(trial):
+            values = self.suggest(trial)
+            deviation, estimates = self.deviation(values, n)
+            trial.set_user_attr("values", values)
+            rows.append({"trial": trial.number, "n_games": n, "deviation": deviation,
+                         "changes": self.changes(values), "size": self.size(values),
+                         **estimates, **values})
+            bar.update(1)
+            return deviation, self.changes(values), self.size(values)
+
+        current = {name: self.knobs[name].value for name in self.ranges}
+        study.enqueue_trial({**{k: v for k, v in current.items()},
+                             **{f"change {k}": False for k in current}})
+        study.optimize(objective, n_trials=n_trials)
+        self.fewest = fewest
+        seen, front = set(), []
+        for t in sorted(study.best_trials, key=lambda t: (t.values[1], t.values[0])):
+            key = tuple(sorted(t.user_attrs["values"].items()))
+            if key not in seen and np.isfinite(t.values[0]):
+                seen.add(key)
+                front.append(t.user_attrs["values"])
+        return front, rows
 
     def changes(self, values: dict) -> int:
         return sum(value != self.knobs[name].value for name, value in values.items())

@@ -52,8 +52,8 @@ def test_shared_values_are_one_search_over_every_point():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"targets": ["wins=0.5"]}, "unknown target metric"),
-    ({"targets": ["victory=half"]}, "must be a number"),
+    ({"targets": ["wins=0.5"]}, "unknown metric .wins."),
+    ({"targets": ["victory=half"]}, "is not a number"),
     ({"vary": ["legions", "charges"], "over": ["n_players=3,4"]}, "two runs"),
     ({"trials": 0}, "trials"),
     ({"vary": ["charges=1..99"]}, "inside its bounds"),
