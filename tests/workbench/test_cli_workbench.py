@@ -35,7 +35,7 @@ def test_tune_writes_a_legion_table_that_simulate_accepts(tmp_path, capsys):
     (["sweep", "parthian", "--vary", "colour=red"], "colour"),
     (["sensitivity", "parthian", "--vary", "charges=3..1"], "increasing"),
     (["ablate", "parthian", "--param", "nope"], "nope"),
-    (["tune", "parthian", "--target", "victory", "--vary", "charges"], "must be a number"),
+    (["tune", "parthian", "--target", "victory", "--vary", "charges"], "has no comparison"),
     (["simulate", "parthian", "--precision", "0"], "precision"),
 ])
 def test_bad_input_exits_2_with_a_message(argv, message, capsys):
