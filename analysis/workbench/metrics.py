@@ -121,6 +121,29 @@ def per_game(records: pd.DataFrame, game, n_seats: int) -> dict[str, np.ndarray]
     return values
 
 
+def declares_metrics(game) -> bool:
+    """True when the game's study declares per-game metrics (read from the per-game records, so
+    a batch that needs them keeps its records)."""
+    return getattr(_study(get_game(game).name), "game_metrics", None) is not None
+
+
+def measured(results, game, n_seats: int, confidence: float = 0.95) -> dict:
+    """:func:`headline`, plus the study's declared metrics as means with t-intervals when the
+    batch kept its records: the row every workbench command reads its metrics from."""
+    row = headline(results.summary, confidence)
+    declared = getattr(_study(get_game(game).name), "game_metrics", None)
+    if results.records is None or declared is None:
+        return row
+    t = float(stats.t.ppf(0.5 + confidence / 2, max(len(results.records) - 1, 1)))
+    for name, values in declared(results.records, n_seats).items():
+        values = np.asarray(values, float)
+        values = values[~np.isnan(values)]
+        mean = float(values.mean()) if values.size else np.nan
+        half = t * float(values.std(ddof=1)) / np.sqrt(values.size) if values.size > 1 else np.nan
+        row.update({name: mean, f"{name}_low": mean - half, f"{name}_high": mean + half})
+    return row
+
+
 def _study(game: str):
     """The game's study module, found by name (this module knows no game), or None."""
     name = f"analysis.studies.{game}"

@@ -66,6 +66,11 @@ def sensitivity(game, vary: Sequence[str] | Mapping, rules=None, strategies="ran
                                             f"{spec.length_name}_mean"]
     known = M.metric_names(spec, base.n_seats)
     bad = [m for m in wanted if m not in known]
+    if bad and M.declares_metrics(spec):   # the study's own: named by a small batch
+        known += [m for m in M.measured(run_batch(spec, base, strategies, 200, seed, jobs=jobs,
+                                                  stream=False), spec, base.n_seats)
+                  if m not in known and not m.endswith(("_low", "_high")) and m != "n_games"]
+        bad = [m for m in wanted if m not in known]
     if bad:
         raise specs.WorkbenchError(f"unknown metric(s) {', '.join(bad)}; choose from {', '.join(known)}")
     run_dir = open_run(run_dir, "sensitivity", spec, base, strategies, seed=seed,
@@ -92,8 +97,8 @@ def sensitivity(game, vary: Sequence[str] | Mapping, rules=None, strategies="ran
                     raise specs.WorkbenchError(f"the rules refuse a point of the ranges ({refused}); "
                                                "narrow the --vary ranges") from None
                 result = run_batch(spec, variant, strategies, n_games, seed, jobs=jobs,
-                                   run_dir=run_dir)
-                cache[key] = M.headline(result.summary)
+                                   stream=not M.declares_metrics(spec), run_dir=run_dir)
+                cache[key] = M.measured(result, spec, variant.n_seats)
                 batches.append(result.provenance)
             out[i] = [cache[key][m] for m in wanted]
         return out

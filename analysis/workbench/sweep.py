@@ -20,8 +20,9 @@ def sweep(game, vary: Sequence[str] | Mapping[str, Sequence], rules=None, strate
           n_games: int = 10_000, seed: int = 0, *, precision: float | None = None,
           max_games: int | None = None, jobs: int = 1, progress: bool = False,
           run_dir=None) -> pd.DataFrame:
-    """One row per grid point: the varied values, n_games, and every headline metric with its
-    95% interval (columns ``m``, ``m_low``, ``m_high``; see analysis.workbench.metrics).
+    """One row per grid point: the varied values, n_games, and every headline metric and every
+    metric the game's study declares, with its 95% interval (columns ``m``, ``m_low``,
+    ``m_high``; see analysis.workbench.metrics).
 
     Parameters
     ----------
@@ -45,8 +46,9 @@ def sweep(game, vary: Sequence[str] | Mapping[str, Sequence], rules=None, strate
     for assignment in tqdm(points, desc=f"sweep {spec.name}", unit="point", disable=not progress):
         point_rules, point_strategies = specs.point(spec, base, strategies, assignment)
         result = run_batch(spec, point_rules, point_strategies, n_games, seed,
-                           precision=precision, max_games=max_games, jobs=jobs, run_dir=run_dir)
-        rows.append({**assignment, **M.headline(result.summary)})
+                           precision=precision, max_games=max_games, jobs=jobs,
+                           stream=not M.declares_metrics(spec), run_dir=run_dir)
+        rows.append({**assignment, **M.measured(result, spec, point_rules.n_seats)})
         batches.append(result.provenance)
     table = specs.numeric_columns(pd.DataFrame(rows), grid)
     table.attrs["provenance"] = {

@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 from scipy import stats
 
 from sim.games import get_game
@@ -211,28 +210,8 @@ def distance(deviations: Sequence[float], how: str = "max") -> float:
 
 # --- measuring what the goals name ---------------------------------------------------------------
 
-def needs_records(game) -> bool:
-    """True when the game's study declares per-game metrics (they are read from the records)."""
-    return getattr(M._study(get_game(game).name), "game_metrics", None) is not None
-
-
-def metric_row(results, game, n_seats: int, confidence: float = 0.95) -> dict:
-    """Headline metrics (analysis.workbench.metrics.headline) plus, from the per-game records
-    when the batch kept them, the study's declared metrics as means with t-intervals."""
-    row = M.headline(results.summary, confidence)
-    if results.records is None:
-        return row
-    declared = getattr(M._study(get_game(game).name), "game_metrics", None)
-    if declared is None:
-        return row
-    t = float(stats.t.ppf(0.5 + confidence / 2, max(len(results.records) - 1, 1)))
-    for name, values in declared(results.records, n_seats).items():
-        values = np.asarray(values, float)
-        values = values[~np.isnan(values)]
-        mean = float(values.mean()) if values.size else math.nan
-        half = t * float(values.std(ddof=1)) / math.sqrt(values.size) if values.size > 1 else math.nan
-        row.update({name: mean, f"{name}_low": mean - half, f"{name}_high": mean + half})
-    return row
+needs_records = M.declares_metrics
+metric_row = M.measured
 
 
 def match_rate(spec, rules, a, b, n_games: int, seed: int, *, jobs: int = 1, run_dir=None,
