@@ -527,19 +527,25 @@ QUICK_GAMES = 300
 INTERACTION_CARDS = 4    # k: 2^k batches
 
 
-def card_section(doc, game, rules=None, *, n_games: int | None = None, seed: int = 0,
+def card_section(doc, game, rules=None, *, n_games: int | None = None,
+                 precision: float | None = None, level=None, cards=None, seed: int = 0,
                  jobs: int = 1, quick: bool = False, k: int = INTERACTION_CARDS,
                  file_prefix: str = "c_interventions") -> pd.DataFrame:
     """Lead a report's card section with the interventional table at every level of play, its
     forest plot, the sign changes between levels, and the synergy heat map and Shapley shares
-    of the k strongest cards: one line in a game's study. Returns the table."""
+    of the k strongest cards: one line in a game's study. ``n_games`` per version (default
+    REPORT_GAMES, QUICK_GAMES with ``quick``), or ``precision`` to grow each effect; ``level``
+    and ``cards`` as :func:`interventions` takes them. Returns the table."""
     from .markdown import p_text, pp_text
     from .plots import difference_plot, heatmap
 
     spec = get_game(game)
     base = as_rules(spec, rules)
-    n = n_games or (QUICK_GAMES if quick else REPORT_GAMES)
-    table = interventions(spec, base, n_games=n, precision=None, seed=seed, jobs=jobs)
+    n = None if precision is not None and n_games is None else \
+        n_games or (QUICK_GAMES if quick else REPORT_GAMES)
+    table = interventions(spec, base, level, cards=cards, n_games=n, precision=precision,
+                          seed=seed, jobs=jobs)
+    n = int(table["n"].max()) if n is None else n
     names = list(dict.fromkeys(table["level"]))
     top_level = names[-1]
     doc.text(

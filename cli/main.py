@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     from sim.games import game_names
 
     from .cards import add_commands as add_cards_commands
+    from .study import add_commands as add_study_commands
     from .training import add_commands as add_training_commands
     from .workbench import add_commands as add_workbench_commands
     from .workbench import add_precision_arguments
@@ -135,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_workbench_commands(commands, games, add_game_arguments)
     add_training_commands(commands, games, add_game_arguments, os.cpu_count() or 1)
     add_cards_commands(commands, games, add_game_arguments)
+    add_study_commands(commands)
 
     ladder = commands.add_parser(
         "ladder", help="rate strategies in a round-robin tournament with rotated seats",
