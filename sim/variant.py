@@ -141,6 +141,11 @@ class Variant:
         """(option name, file text) that makes ``-o option=FILE`` play the tuned variants."""
         return None
 
+    def knob_labels(self, name: str):
+        """Names of the elements of the vector tunable ``name`` in knob names (``name[label]``),
+        None for an element that is no knob in this variant; None: ``name[0]``, ``name[1]``..."""
+        return None
+
     def tunables(self) -> dict[str, Knob]:
         """Every scalar tunable parameter of this variant, by knob name, in declaration order."""
         knobs = {}
@@ -149,8 +154,10 @@ class Variant:
             if tune is None:
                 continue
             value = self.tunable_value(name)
+            labels = self.knob_labels(name) if isinstance(value, (tuple, list)) else None
             scalars = [(name, None, value)] if not isinstance(value, (tuple, list)) else \
-                [(f"{name}[{i}]", i, v) for i, v in enumerate(value)]
+                [(f"{name}[{i if labels is None else labels[i]}]", i, v)
+                 for i, v in enumerate(value) if labels is None or labels[i] is not None]
             for knob, index, v in scalars:
                 knobs[knob] = Knob(knob, name, index, v, tune.low, tune.high, tune.step,
                                    tune.integer, tune.span, tuple(tune.per))

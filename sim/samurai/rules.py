@@ -152,6 +152,18 @@ class SamuraiRules(Variant):
                                        parse=parse_names)
     character_resilience: tuple = option((), "override resilience, e.g. 'benkei=4'", "SS-3",
                                          parse=parse_assignments)
+    resilience_values: tuple | None = option(
+        None, "every character's resilience, in the order of layout.CHARACTER_NAMES (design "
+        "data the workbench tunes: knobs resilience_values[benkei] ...); default: the printed "
+        "cards", "SS-3", parse=parse_int_tuple, tune=Tunable(1, 9, span=2))
+    role_honour: tuple | None = option(
+        None, "starting honour of shogun, samurai, ninja, ronin at this player count (a role "
+        "the count does not deal is ignored; knobs role_honour[shogun] ...); default: the role "
+        "table", "SS-2", parse=parse_int_tuple, tune=Tunable(1, 9, span=2, per=("n_players",)))
+    role_multiplier: tuple | None = option(
+        None, "score multiplier of shogun, samurai, ninja, ronin at this player count (knobs "
+        "role_multiplier[ninja] ...); default: the role table", "SS-19", parse=parse_int_tuple,
+        tune=Tunable(0, 9, span=2, per=("n_players",)))
     role_table: str | None = option(None, "CSV or .xlsx of roles: players,role,count,honour,"
                                     "multiplier,top_stars_multiplier; default: the rulebook's",
                                     "SS-1, SS-2, SS-19")
@@ -173,7 +185,8 @@ class SamuraiRules(Variant):
         for name in ("card_counts", "weapon_stats", "deck_counts", "weapon_difficulty",
                      "weapon_damage", "opening_hands", "characters",
                      "exclude_characters", "character_resilience", "starting_honour",
-                     "multipliers", "roles", "deck_order"):
+                     "multipliers", "roles", "deck_order", "resilience_values", "role_honour",
+                     "role_multiplier"):
             value = getattr(self, name)
             if isinstance(value, str):
                 value = self.options()[name].metadata["parse"](value)
@@ -286,12 +299,27 @@ class SamuraiRules(Variant):
         return t
 
     def tunable_value(self, name: str):
+        if name == "resilience_values":
+            return tuple(int(v) for v in self.resilience())
+        if name in ("role_honour", "role_multiplier"):
+            key = "honour" if name == "role_honour" else "multiplier"
+            table = self.role_rows()
+            return tuple(table[r][key] if r in table else 0 for r in L.ROLE_NAMES)
         column = {"deck_counts": L.CT.COUNT, "weapon_difficulty": L.CT.DIFFICULTY,
                   "weapon_damage": L.CT.DAMAGE}.get(name)
         if column is None:
             return super().tunable_value(name)
         size = L.N_TYPES if name == "deck_counts" else L.N_WEAPONS
         return tuple(int(v) for v in self.card_matrix()[:size, column])
+
+    def knob_labels(self, name: str):
+        if name == "resilience_values":  # the ability-less yardsticks keep their own
+            return tuple(name.lower() if c < L.N_PRINTED_CHARACTERS else None
+                         for c, name in enumerate(L.CHARACTER_NAMES))
+        if name in ("role_honour", "role_multiplier"):  # only the roles this count deals
+            table = self.role_rows()
+            return tuple(r if table.get(r, {}).get("count", 0) > 0 else None for r in L.ROLE_NAMES)
+        return None
 
     def deck_ids(self) -> list[int] | None:
         if self.deck_order is None:
@@ -320,6 +348,11 @@ class SamuraiRules(Variant):
             values[self._character(row["character"], source)] = _int(row["resilience"], source)
         for name, value in self.character_resilience:
             values[self._character(name, "character_resilience")] = _int(value, f"resilience of {name}")
+        if self.resilience_values is not None:
+            if len(self.resilience_values) != L.N_CHARACTERS:
+                raise RulesError(f"resilience_values has {len(self.resilience_values)} values; it "
+                                 f"needs {L.N_CHARACTERS}, in the order {', '.join(L.CHARACTER_NAMES)}")
+            values[:] = [_int(v, "resilience_values") for v in self.resilience_values]
         for c, v in enumerate(values):
             if not 1 <= v <= 20:
                 raise RulesError(f"{L.CHARACTER_NAMES[c]}'s resilience {v} must be 1..20 (SS-3)")
@@ -373,6 +406,16 @@ class SamuraiRules(Variant):
             self._role_entry(table, name, "starting_honour")["honour"] = _int(value, f"starting_honour {name}")
         for name, value in self.multipliers:
             self._role_entry(table, name, "multipliers")["multiplier"] = _int(value, f"multipliers {name}")
+        for option_name, key in (("role_honour", "honour"), ("role_multiplier", "multiplier")):
+            values = getattr(self, option_name)
+            if values is None:
+                continue
+            if len(values) != len(L.ROLE_NAMES):
+                raise RulesError(f"{option_name} has {len(values)} values; it needs "
+                                 f"{len(L.ROLE_NAMES)}: {', '.join(L.ROLE_NAMES)}")
+            for role, value in zip(L.ROLE_NAMES, values):
+                if role in table:
+                    table[role][key] = _int(value, f"{option_name} {role}")
         counts = {r: table.get(r, {"count": 0})["count"] for r in L.ROLE_NAMES}
         if sum(counts.values()) != self.n_players or counts["shogun"] != 1 or not 2 <= counts["ninja"] <= 3:
             raise RulesError(f"{source}: the roles at {self.n_players} players are {counts}; they "

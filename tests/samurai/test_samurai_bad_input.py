@@ -71,6 +71,25 @@ def test_card_data_are_tunable_knobs():
     """OP-2 / SS-10: card counts and weapon stats are the workbench's knobs."""
     rules = SamuraiRules()
     knobs = rules.tunables()
-    assert len(knobs) == 25 + 13 + 13 and knobs["deck_counts[13]"].value == 15
+    cards = [k for k in knobs if k.startswith(("deck_counts", "weapon_"))]
+    assert len(cards) == 25 + 13 + 13 and knobs["deck_counts[13]"].value == 15
     tuned = rules.with_knobs({"deck_counts[13]": 10, "weapon_damage[11]": 4})
     assert tuned.card_matrix()[13, 0] == 10 and tuned.card_matrix()[11, 2] == 4
+
+
+def test_resilience_honour_and_multipliers_are_knobs_named_by_character_and_role():
+    """SS-3 resilience per character, SS-2 starting honour and SS-19 score multipliers per role,
+    at this player count: knobs only for what this count deals and for printed characters."""
+    five = SamuraiRules(n_players=5)
+    knobs = five.tunables()
+    assert knobs["resilience_values[benkei]"].value == five.resilience()[0]
+    assert "resilience_values[plain4]" not in knobs
+    assert knobs["role_honour[ninja]"].value == five.role_rows()["ninja"]["honour"]
+    tuned = five.with_knobs({"role_honour[ninja]": 6, "role_multiplier[ronin]": 3,
+                             "resilience_values[kojiro]": 7})
+    assert tuned.role_rows()["ninja"]["honour"] == 6 and tuned.role_rows()["ronin"]["multiplier"] == 3
+    assert tuned.resilience()[7] == 7 and tuned.kernel_args() is not None
+    four = SamuraiRules(n_players=4)   # SS-1: four players deal no Ronin
+    assert "role_honour[ronin]" not in four.tunables() and "role_honour[samurai]" in four.tunables()
+    with pytest.raises(RulesError, match="needs 4"):
+        SamuraiRules(role_honour=(5, 5))
