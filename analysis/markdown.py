@@ -116,7 +116,8 @@ class Doc:
     blocks: list = field(default_factory=list)
     provenance: dict[str, dict] = field(default_factory=dict)
     findings: list[str] = field(default_factory=list)
-    verdict_text: str | None = None
+    verdict_given: str | None = None
+    strong_verdict: str | None = None   # the verdict at the strongest well-measured level of play
 
     def __post_init__(self):
         self.out = Path(self.out)
@@ -133,7 +134,19 @@ class Doc:
 
     def verdict(self, text: str) -> None:
         """The one-line verdict shown on the site's index next to the game."""
-        self.verdict_text = text
+        self.verdict_given = text
+
+    def skilled_verdict(self, text: str) -> None:
+        """The verdict at the strongest level of play measured tightly (analysis.skill): it
+        leads the verdict line, the study's own verdict follows it."""
+        self.strong_verdict = text
+
+    @property
+    def verdict_text(self) -> str | None:
+        parts = [p for p in (self.strong_verdict, self.verdict_given) if p]
+        if len(parts) == 2:
+            return f"{parts[0]}. Study: {parts[1]}"
+        return parts[0] if parts else None
 
     def csv(self, name: str, table: pd.DataFrame) -> str:
         table.to_csv(self.out / f"{name}.csv", index=False)

@@ -169,4 +169,30 @@ def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 20
     for line in changes:  # the summary on top flags them too
         doc.finding(f"Skill ladder: {line}")
     table.attrs["changes"] = changes
+    strong = strongest_verdict(table)
+    if strong:
+        doc.skilled_verdict(strong)
     return table
+
+
+TIGHT = 0.01   # a rung whose first-seat advantage is known to +-1 pp can carry the verdict
+
+
+def strongest_verdict(table: pd.DataFrame, metric: str = "first_seat_advantage",
+                      tight: float = TIGHT) -> str | None:
+    """The first-seat verdict at the strongest rung of the ladder whose interval is tight
+    (half-width at most ``tight``): random play is not how people play, so the headline verdict
+    names the best players it was measured for."""
+    from .markdown import interval_verdict
+
+    if metric not in table:
+        return None
+    half = (table[f"{metric}_high"] - table[f"{metric}_low"]) / 2
+    tight_rows = table[half <= tight]
+    if tight_rows.empty:
+        return None
+    row = tight_rows.iloc[-1]
+    return interval_verdict(f"at `{row['skill']}` play (every seat; the strongest rung measured "
+                            f"to ±{100 * half[tight_rows.index[-1]]:.1f} pp), first-seat advantage",
+                            row[metric], row[f"{metric}_low"], row[f"{metric}_high"],
+                            f"{int(row['n_games']):,} games")

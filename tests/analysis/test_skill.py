@@ -55,3 +55,26 @@ def test_the_skill_section_plays_the_trained_rung_and_states_the_verdicts(tmp_pa
     assert "Verdicts across rungs" in doc.markdown()
     assert len([f for f in doc.findings if f.startswith("Skill ladder:")]) == \
         len(table.attrs["changes"])
+
+
+def test_the_verdict_names_the_strongest_rung_measured_tightly():
+    """Random play is not how people play: the verdict line leads with the strongest rung whose
+    first-seat advantage is known to +-1 pp (here the trained rung; the search rungs are too
+    wide), and the study's own verdict follows it."""
+    import pandas as pd
+
+    from analysis.markdown import Doc
+    from analysis.skill import strongest_verdict
+
+    table = pd.DataFrame({"skill": ["random", "counter", "trained", "search 64"],
+                          "n_games": [20000, 20000, 100000, 100],
+                          "first_seat_advantage": [0.001, 0.02, 0.03, 0.05],
+                          "first_seat_advantage_low": [-0.006, 0.013, 0.027, -0.05],
+                          "first_seat_advantage_high": [0.008, 0.027, 0.033, 0.15]})
+    text = strongest_verdict(table)
+    assert text.startswith("at `trained` play") and "excludes zero" in text and "+3.0 pp" in text
+    assert strongest_verdict(table.iloc[[3]]) is None
+    doc = Doc(__import__("pathlib").Path(__import__("tempfile").mkdtemp()))
+    doc.verdict("random-play verdict")
+    doc.skilled_verdict(text)
+    assert doc.verdict_text == f"{text}. Study: random-play verdict"
