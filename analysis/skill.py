@@ -172,7 +172,41 @@ def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 20
     strong = strongest_verdict(table)
     if strong:
         doc.skilled_verdict(strong)
+    line, dominant = exploit_line(game, rules)
+    doc.text(f"**Is there a dominant strategy?** {line}")
+    if dominant:
+        doc.finding(line)
     return table
+
+
+def exploit_line(game, rules=None) -> tuple[str, bool]:
+    """The recorded ``balance exploit GAME --record`` search against the shipped policy of this
+    variant, in one line (and whether it found a dominant line); a record made against another
+    version of the policy is reported as stale."""
+    import hashlib
+    import json
+
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    policy = shipped_path(spec, rules.n_seats)
+    command = f"`balance exploit {spec.name}" + (
+        f" --players {rules.n_seats}" if "n_players" in spec.rules_class.options() else "") + \
+        " --record`"
+    if policy is None:
+        return (f"No trained policy is shipped for {rules.n_seats} players, so no exploit search "
+                "was recorded.", False)
+    record_path = policy.with_suffix(".exploit.json")
+    if not record_path.is_file():
+        return f"No exploit search is recorded for `{policy.name}` yet: {command} records one.", False
+    record = json.loads(record_path.read_text())
+    if record.get("policy_sha256") != hashlib.sha256(policy.read_bytes()).hexdigest():
+        return (f"The recorded exploit search probed an earlier `{policy.name}` (stale): "
+                f"{command} records one for this policy.", False)
+    p = record["provenance"]
+    how = (f" (`balance exploit`: {p.get('generations')} CMA-ES generations of "
+           f"{p.get('games_per_table')} games a table, seed {p.get('seed')}, balance-toolkit "
+           f"{p.get('version')})")
+    return record["line"] + how, bool(record.get("dominant"))
 
 
 TIGHT = 0.01   # a rung whose first-seat advantage is known to +-1 pp can carry the verdict

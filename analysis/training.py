@@ -22,6 +22,7 @@ and, with ``run_dir``, resumes after the last finished generation.
 """
 from __future__ import annotations
 
+import hashlib
 import pickle
 import time
 import zlib
@@ -35,7 +36,7 @@ from tqdm.auto import tqdm
 from sim import __version__
 from sim import trained as T
 from sim.strategy import trained_player
-from sim.errors import RunError
+from sim.errors import BalanceError, RunError
 from sim.games import get_game
 from sim.runner import as_rules, simulate
 
@@ -343,11 +344,35 @@ class Exploit:
         out.mkdir(parents=True, exist_ok=True)
         self.training.save(out / "exploiter.json")
         self.frequencies.to_csv(out / "actions.csv", index=False)
-        (out / "exploit.json").write_text(json.dumps(
-            {"line": self.line, "dominant": bool(self.dominant), "field": self.field,
-             "measured": {k: (float(v) if isinstance(v, (float, np.floating)) else v)
-                          for k, v in self.measured.items()},
-             "provenance": self.training.provenance}, indent=1))
+        (out / "exploit.json").write_text(json.dumps(self.record(), indent=1))
+
+    def record(self) -> dict:
+        """What a report shows of this search (analysis.skill.exploit_line): the line, the
+        measured share, and the hash of the shipped policy it probed (a later policy makes the
+        record stale)."""
+        spec = get_game(self.training.provenance["game"])
+        n_players = self.training.provenance.get("n_players")
+        policy = T.shipped_path(spec, n_players) if self.field == "trained" else None
+        return {"line": self.line, "dominant": bool(self.dominant), "field": self.field,
+                "measured": {k: (float(v) if isinstance(v, (float, np.floating)) else v)
+                             for k, v in self.measured.items()},
+                "policy_sha256": None if policy is None else
+                hashlib.sha256(policy.read_bytes()).hexdigest(),
+                "provenance": self.training.provenance}
+
+    def record_beside_policy(self) -> Path:
+        """Keep the record next to the shipped policy it probed (``<policy>.exploit.json``),
+        where every report finds it."""
+        import json
+
+        spec = get_game(self.training.provenance["game"])
+        policy = T.shipped_path(spec, self.training.provenance.get("n_players"))
+        if self.field != "trained" or policy is None:
+            raise BalanceError("--record keeps a search against the shipped policy (--field "
+                               "trained) of a variant that ships one")
+        path = policy.with_suffix(".exploit.json")
+        path.write_text(json.dumps(self.record(), indent=1) + "\n")
+        return path
 
 
 DOMINANCE_MARGIN = 0.10
@@ -380,8 +405,9 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
                 f"strategy or the field plays weakly (see its action frequencies).")
     else:
         line = (f"Exploit search ({level}): the best trained seat wins {measured['share']:.1%} "
-                f"({measured['low']:.1%}-{measured['high']:.1%}), within {DOMINANCE_MARGIN:.0%} "
-                f"of a fair {fair:.1%}: no dominant strategy found.")
+                f"({measured['low']:.1%}-{measured['high']:.1%}) of the decided games against a "
+                f"fair {fair:.1%}; the interval's lower end is less than "
+                f"{100 * DOMINANCE_MARGIN:.0f} points above fair: no dominant strategy found.")
     return Exploit(result, measured, frequencies, str(field), dominant, line)
 
 

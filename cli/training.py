@@ -54,6 +54,10 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                          help="the strategy at every other seat (default: trained)")
     exploit.add_argument("--out", type=Path, help="folder for the exploit's files "
                          "(default exploit/GAME-Np)")
+    exploit.add_argument("--record", action="store_true",
+                         help="also keep the result next to the shipped policy it probed "
+                         "(strategies/policies/<policy>.exploit.json): every report of the game "
+                         "shows it, and flags it stale once the policy changes")
     exploit.set_defaults(run=run_exploit)
 
 
@@ -165,4 +169,6 @@ def run_exploit(args) -> int:
     report.write(out)
     print(report.line)
     print(f"wrote {out}/ (exploit.json, its policy, action frequencies)")
+    if args.record:
+        print(f"recorded for the reports: {report.record_beside_policy()}")
     return 0

@@ -78,3 +78,32 @@ def test_the_verdict_names_the_strongest_rung_measured_tightly():
     doc.verdict("random-play verdict")
     doc.skilled_verdict(text)
     assert doc.verdict_text == f"{text}. Study: random-play verdict"
+
+
+def test_every_report_gets_the_recorded_exploit_line_or_says_how_to_record_it(tmp_path, monkeypatch):
+    """The line comes from `balance exploit GAME --record` (a JSON beside the shipped policy);
+    a record of another version of the policy is stale."""
+    import hashlib
+    import json
+    import shutil
+
+    from analysis.skill import exploit_line
+    from sim import trained as T
+
+    policy = T.shipped_path(__import__("sim.games", fromlist=["get_game"]).get_game("shuojian"), 2)
+    monkeypatch.setattr(T, "SHIPPED", tmp_path)
+    copy = tmp_path / policy.name
+    shutil.copy(policy, copy)
+    line, dominant = exploit_line("shuojian")
+    assert "No exploit search is recorded" in line and "--record" in line and not dominant
+    record = {"line": "Exploit search: a trained seat wins 80%.", "dominant": True,
+              "policy_sha256": hashlib.sha256(copy.read_bytes()).hexdigest(),
+              "provenance": {"generations": 30, "games_per_table": 200, "seed": 0,
+                             "version": "x"}}
+    copy.with_suffix(".exploit.json").write_text(json.dumps(record))
+    line, dominant = exploit_line("shuojian")
+    assert line.startswith("Exploit search: a trained seat wins 80%.") and dominant
+    assert "30 CMA-ES generations of 200 games" in line
+    copy.write_text(copy.read_text() + " ")
+    assert "stale" in exploit_line("shuojian")[0]
+    assert "No trained policy" in exploit_line("samurai", {"n_players": 7})[0]
