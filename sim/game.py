@@ -84,6 +84,11 @@ class GameSpec:
     # every single choice option: combinations that reach decisions no single option does.
     observation_variants: tuple[dict, ...] = ()
     n_actions: int = 0                        # length of the legal mask (search tree width)
+    # The strongest built-in heuristic (measured: the skill ladder's and the card table's
+    # heuristic level), and the search's default rollout: a built-in name, or "trained" (the
+    # shipped policy for the player count where one exists, else ``heuristic``).
+    heuristic: str = "random"
+    rollout: str = "random"
 
     @property
     def observation(self) -> tuple:

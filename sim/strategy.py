@@ -126,7 +126,7 @@ class SeatPlan:
 
 MAX_DECISIONS = 4096  # decisions of one game a search can replay
 SEARCH_NAMES = ("ismcts",)
-SEARCH_DEFAULTS = {"budget": 256.0, "c": 0.7, "rollout": "random", "widen": 1.0, "alpha": 0.5,
+SEARCH_DEFAULTS = {"budget": 256.0, "c": 0.7, "rollout": "default", "widen": 1.0, "alpha": 0.5,
                    "paired": 1.0}
 
 
@@ -214,7 +214,8 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
 
     ``"ismcts:budget=256,c=0.7,rollout=greedy,widen=1,alpha=0.5"``: iterations per decision,
     UCB exploration constant, the built-in strategy that plays the rest of each iteration (for
-    every seat), and progressive widening: a node visited n times may have tried
+    every seat; by default the game's strongest fast policy, ``GameSpec.rollout``: its shipped
+    trained policy where one fits, else its best heuristic), and progressive widening: a node visited n times may have tried
     ceil(widen * (n + 1) ** alpha) of its actions, each new one suggested by the rollout policy
     (widen=0: every action is tried once first, plain UCB)."""
     name, _, rest = text.partition(":")
@@ -239,6 +240,10 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
         raise StrategyError(f"{text!r}: widen must be 0..1000 (0 = off) and alpha in (0, 1]")
     if paired not in (0, 1):
         raise StrategyError(f"{text!r}: paired must be 1 (root actions share worlds) or 0")
+    if values["rollout"] == "default":  # the game's strongest fast policy (GameSpec.rollout)
+        values["rollout"] = spec.rollout
+        if spec.rollout == "trained" and trained.shipped_path(spec, n_seats) is None:
+            values["rollout"] = spec.heuristic
     rollout = spec.strategies.get(str(values["rollout"]))
     if str(values["rollout"]).split(":", 1)[0] == "trained":
         rollout = lookup(spec, str(values["rollout"]), n_seats)

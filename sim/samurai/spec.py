@@ -20,6 +20,8 @@ SPEC = GameSpec(
     strategies=BUILTINS,
     n_strategy_params=layout.N_STRATEGY_PARAMS,
     narrate=narrate,
+    heuristic="shrewd",
+    rollout="trained",
     # Swordmaster victories only (SS-20); "teammate_defeat" (one left standing by a teammate's
     # defeat) is scored on points like "honour", so it is no headline: see docs/samurai_sword.md
     headline_ends=("swordmaster",),
