@@ -20,27 +20,12 @@ from sim.runner import simulate
 from sim.samurai import layout as L
 from sim.samurai.rules import PLAYER_COUNTS, SamuraiRules
 
-from .. import plots
-from ..cards import card_table
-from ..markdown import Doc
-from ..provenance import combined, with_provenance
-from ..skill import skill_games, skill_section
-from ..stats import paired_difference, wilson
-
-# How the shipped trained policies (strategies/policies/samurai-5p.json, samurai-3p.json) are
-# made: `balance train samurai [--players 3]` alone (and analysis.training.regenerate_shipped)
-# reads this. 5 players (the default count) first, then 3; there is no samurai.json, so
-# `-s trained` at 4, 6 or 7 players finds no policy (seat the 5-player one with
-# -s trained:strategies/policies/samurai-5p.json; docs/training.md measures it there).
-# CMA-ES starts from the weights that play exactly shrewd (strategies.samurai.START_WEIGHTS)
-# and trains one seat against tables of shrewd, of loyal, of random and a mixed table, and
-# every 30 generations the policy of an earlier generation. Only the decisions that matter
-# most are trained (which card to play, whom to aim it at, how to answer an attack, a Battle
-# Cry or a Jujutsu); breathing, geisha, bushido, ieyasu and discard keep shrewd's play. seed 0
-# is the CLI's default seed, so `balance train samurai --jobs 1` reproduces the file.
-TRAINING = {"players": (5, 3), "against": ("shrewd", "loyal", "random"), "hold_out": None,
-            "generations": 120, "games": 400, "seed": 0, "sigma": 0.25, "pool_every": 30,
-            "decisions": ("play", "target", "react", "battle_cry", "jujutsu")}
+from ... import plots
+from ...cards import card_table
+from ...markdown import Doc
+from ...provenance import combined, with_provenance
+from ...skill import skill_games, skill_section
+from ...stats import paired_difference, wilson
 
 DEFAULT_GAMES = 20_000
 QUICK_GAMES = 300
@@ -309,7 +294,7 @@ def _summary(doc, teams, chars, paired) -> None:
 def team_share(lineup, n_games: int, seed: int, rules=None) -> dict:
     """Slot 0's win rate (Wilson 95%) and the field's (the other slots' mean), seats rotated,
     over the decided games (a capped game has no winner, OP-3)."""
-    from ..training import seat_share
+    from ...training import seat_share
 
     n = len(lineup)
     rules = dict(rules or {}, n_players=n)

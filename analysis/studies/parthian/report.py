@@ -17,17 +17,12 @@ from sim.parthian.rules import PLAYER_COUNTS, ParthianRules
 from sim.results import Results
 from sim.runner import simulate
 
-from .. import plots
-from .. import tables as T
-from ..workbench import ablation_section, tuned_section
-from ..skill import skill_games, skill_section
-from ..markdown import Doc, interval_verdict, p_text, pct_text, seat_view
+from ... import plots
+from ... import tables as T
+from ...workbench import ablation_section, tuned_section
+from ...skill import skill_games, skill_section
+from ...markdown import Doc, interval_verdict, p_text, pct_text, seat_view
 
-
-# How the shipped trained policies (strategies/policies/parthian-Np.json) are made:
-# `balance train --shipped` (analysis.training.regenerate_shipped) reads this.
-TRAINING = {"players": (3, 4, 5, 6), "against": ("cautious", "glory", "lowball", "random"),
-            "hold_out": None, "generations": 80, "games": 300, "seed": 2026}
 
 DEFAULT_GAMES = 50_000
 QUICK_GAMES = 2_000

@@ -1,0 +1,19 @@
+"""Parthian Shot's study: its default report (``report``), its cards for the interventional
+card table (``cards``) and how its shipped trained policies are made (``TRAINING``)."""
+from .cards import cards
+from .report import MIXES, OFFSETS, TUNED_TABLE, write_report
+
+__all__ = ["write_report", "cards", "MIXES", "OFFSETS", "TUNED_TABLE", "LEVELS", "EDGE",
+           "TRAINING"]
+
+# The card table's levels of play (analysis.interventions.levels). cautious is the strongest
+# built-in heuristic per seat (report section b), though with it at every seat the shipped
+# legions almost never fall; "trained": the shipped parthian-Np.json policies.
+LEVELS = {"random": "random", "heuristic": "cautious", "trained": "trained"}
+# The edge the card section's Shapley shares and synergies show: the team's victory (PS-15).
+EDGE = "victory"
+
+# How the shipped trained policies (strategies/policies/parthian-Np.json) are made:
+# `balance train --shipped` (analysis.training.regenerate_shipped) reads this.
+TRAINING = {"players": (3, 4, 5, 6), "against": ("cautious", "glory", "lowball", "random"),
+            "hold_out": None, "generations": 80, "games": 300, "seed": 2026}
