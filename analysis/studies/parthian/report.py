@@ -19,6 +19,7 @@ from sim.runner import simulate
 
 from ... import plots
 from ... import tables as T
+from ...interventions import card_section
 from ...workbench import ablation_section, tuned_section
 from ...skill import skill_games, skill_section
 from ...markdown import Doc, interval_verdict, p_text, pct_text, seat_view
@@ -96,6 +97,10 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     _player_counts(doc, run)
     _mixes(doc, run)
     _sweep(doc, run)
+    # The interventional card table (issue 17): the legions, charge cards and the charge
+    # condition at 4 players, every level of play, on the report's games per batch.
+    card_section(doc, "parthian", {"n_players": MIX_PLAYERS}, n_games=n_games, seed=seed,
+                 jobs=jobs, quick=quick)
     ablation_section(doc, "parthian", {"n_players": MIX_PLAYERS}, "random", n_games, seed, jobs)
     skill_section(doc, "parthian", {"n_players": MIX_PLAYERS}, "cautious",
                   skill_games(n_games, quick), seed, jobs, (4, 16) if quick else (16, 64))

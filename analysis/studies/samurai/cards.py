@@ -35,6 +35,9 @@ table plays them together):
   team (SS-19, SS-20), so its effect is read on its team's win rate (``team_shogun`` for the
   Shogun and the Samurai, ``team_ninja``, ``team_ronin``).
 
+Each change function remembers its last few results: the table applies every change once per
+level of play, and building a variant reads and checks its data tables (tens of ms).
+
 Cards dealt to seats are read on their **holder** (``opening_w_{seat}`` / ``opening_a_{seat}``,
 the bits of layout.WEAPON_BITS / ACTION_BITS): the seats that were dealt the card in the
 unchanged game. How to read the table: ``remove one`` and ``neutral`` of a useful card are
@@ -44,6 +47,8 @@ ability's worth (negative: the ability helps). A role's ``honour +1`` is usually
 its team.
 """
 from __future__ import annotations
+
+import functools
 
 from sim.samurai import layout as L
 from sim.samurai.rules import SamuraiRules
@@ -71,6 +76,7 @@ def _count(rules: SamuraiRules, name: str) -> int:
 
 def _recount(*changes):
     """rules -> rules with each (card, delta) added to its count (card_counts, OP-2)."""
+    @functools.lru_cache(maxsize=8)
     def change(rules: SamuraiRules) -> SamuraiRules:
         counts = tuple((name, str(_count(rules, name) + delta)) for name, delta in changes)
         return rules.replace(card_counts=tuple(rules.card_counts) + counts)
@@ -81,6 +87,7 @@ def _restat(name: str, difficulty: int = 0, damage: int = 0):
     """rules -> rules with the weapon's difficulty / damage moved (weapon_stats, SS-10)."""
     t = L.CARD_NAMES.index(name)
 
+    @functools.lru_cache(maxsize=8)
     def change(rules: SamuraiRules) -> SamuraiRules:
         d, h = rules.card_matrix()[t, [L.CT.DIFFICULTY, L.CT.DAMAGE]]
         stat = (name, f"{int(d) + difficulty}/{int(h) + damage}")
@@ -93,6 +100,7 @@ def _yardstick(name: str):
     and ``name`` out of the random draw (SS-3; the study's section (d))."""
     c = L.CHARACTER_NAMES.index(name)
 
+    @functools.lru_cache(maxsize=8)
     def change(rules: SamuraiRules) -> SamuraiRules:
         resilience = int(rules.resilience()[c])
         plain = "Plain5" if resilience >= 5 else "Plain4"
@@ -109,6 +117,7 @@ def _yardstick(name: str):
 def _role(role: str, option: str, delta: int):
     key = "honour" if option == "starting_honour" else "multiplier"
 
+    @functools.lru_cache(maxsize=8)
     def change(rules: SamuraiRules) -> SamuraiRules:
         value = rules.role_rows()[role][key] + delta
         return rules.replace(**{option: tuple(getattr(rules, option)) + ((role, str(value)),)})
