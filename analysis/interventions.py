@@ -58,7 +58,7 @@ from sim.runner import as_rules, simulate
 from sim.trained import shipped_path
 from sim.games import get_game
 
-from .stats import newcombe_difference, paired_difference
+from .stats import newcombe_difference, paired_where_both
 from .workbench import metrics as M
 from .workbench.precision import FIRST_STEP, MAX_GROWTH
 
@@ -182,14 +182,7 @@ def owner_values(records: pd.DataFrame, card: Card, game, n_seats: int,
     return values[card.owner]
 
 
-def paired(a: np.ndarray, b: np.ndarray) -> dict:
-    """paired_difference over the games where both values exist."""
-    both = ~(np.isnan(a) | np.isnan(b))
-    if both.sum() < 2:
-        return {"n": int(both.sum()), "mean_a": np.nan, "mean_b": np.nan, "diff": np.nan,
-                "ci_low": np.nan, "ci_high": np.nan, "p": np.nan, "corr": np.nan,
-                "unpaired_half": np.nan}
-    return paired_difference(a[both], b[both])
+paired = paired_where_both
 
 
 def fdr(p: np.ndarray) -> np.ndarray:
@@ -547,7 +540,7 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
                           seed=seed, jobs=jobs)
     n = int(table["n"].max()) if n is None else n
     names = list(dict.fromkeys(table["level"]))
-    top_level = names[-1]
+    top_level = strongest_level(table, names)
     doc.text(
         "## Card strength by intervention\n\n"
         "What each card is worth, measured by changing it: every card is removed, replaced by a "
@@ -634,6 +627,16 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
             "of the total": shapley["fraction"].map(
                 lambda f: "" if not np.isfinite(f) else f"{100 * f:.0f}%")}))
     return table
+
+
+def strongest_level(table: pd.DataFrame, names: Sequence[str]) -> str:
+    """The strongest level of play (the last) at which some card moves something: a level at
+    which nobody ever wins (Parthian Shot's selfish trained seats) has nothing to split."""
+    for name in reversed(names):
+        part = table[(table["level"] == name) & (table["status"] == "ok")]
+        if (part["effect"].abs() > 0).any():
+            return name
+    return names[-1]
 
 
 def _seats_text(strategies) -> str:

@@ -232,6 +232,19 @@ def paired_difference(a, b, confidence: float = 0.95) -> dict[str, float]:
     return {**out, "ci_low": float(ci.low), "ci_high": float(ci.high), "p": float(result.pvalue)}
 
 
+def paired_where_both(a, b, confidence: float = 0.95) -> dict[str, float]:
+    """:func:`paired_difference` over the games where both values exist (a metric that is
+    defined only in some games, e.g. the win of the seats dealt a card: NaN elsewhere); all NaN
+    when fewer than two games have both."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    both = ~(np.isnan(a) | np.isnan(b))
+    if both.sum() < 2:
+        return {"n": int(both.sum()), "mean_a": np.nan, "mean_b": np.nan, "diff": np.nan,
+                "ci_low": np.nan, "ci_high": np.nan, "p": np.nan, "corr": np.nan,
+                "unpaired_half": np.nan}
+    return paired_difference(a[both], b[both], confidence)
+
+
 def wilson_or_nan(successes, n, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """:func:`wilson`, but NaN (not an error) where n is 0: a group with no games has no rate."""
     k, n = np.broadcast_arrays(np.asarray(successes, float), np.asarray(n, float))

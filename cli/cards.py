@@ -101,7 +101,7 @@ def run_cards(args) -> int:
     print(f"\n{p['games_played']:,} games played; q: {p['fdr']}")
     out = args.out or Path("workbench") / f"{spec.name}-cards"
     out.mkdir(parents=True, exist_ok=True)
-    last = list(dict.fromkeys(table["level"]))[-1]
+    last = I.strongest_level(table, list(dict.fromkeys(table["level"])))
     top = ok[ok["level"] == last].assign(size=lambda t: t["effect"].abs()) \
         .sort_values("size", ascending=False).head(30)
     forest = top.assign(label=top["card"] + " " + top["intervention"], effect=100 * top["effect"],

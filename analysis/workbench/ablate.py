@@ -21,7 +21,7 @@ from sim.errors import RulesError
 from . import metrics as M
 from . import specs
 from .precision import check_precision, open_run, run_batch
-from ..stats import holm, paired_difference
+from ..stats import holm, paired_where_both
 
 
 def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_games: int = 10_000,
@@ -60,7 +60,7 @@ def paired_effects(game, rules, strategies, variants: Mapping[str, object], n_ga
         for metric, before in base_values.items():
             if metric not in values:
                 continue
-            d = paired_difference(values[metric], before)
+            d = paired_where_both(values[metric], before)  # a declared metric may be NaN in some games
             rows.append({"variant": label, "metric": metric, "n": n, "base": d["mean_b"],
                          "changed": d["mean_a"], "diff": d["diff"], "ci_low": d["ci_low"],
                          "ci_high": d["ci_high"], "p": d["p"], "corr": d["corr"],
