@@ -11,7 +11,7 @@ from .cards import cards, character_metric
 from .report import strength_table, team_share, write_report
 
 __all__ = ["write_report", "cards", "game_metrics", "team_share", "strength_table", "LEVELS",
-           "EDGE", "TRAINING"]
+           "EDGE", "BALANCE", "TRAINING"]
 
 # The card table's levels of play (analysis.interventions.levels): shrewd is the stronger
 # built-in heuristic (docs/samurai_sword.md); "trained" only where a policy is shipped (3, 5).
@@ -19,6 +19,8 @@ LEVELS = {"random": "random", "heuristic": "shrewd", "trained": "trained"}
 # The edge whose Shapley shares and synergies the card section shows: the Shogun team's win
 # rate (the Shogun and the Samurai, SS-19), the study's headline.
 EDGE = "team_shogun"
+# `--balance teams` (analysis.workbench.targets): the gap between the teams' win rates at 0.
+BALANCE = {"teams": "team_*"}
 
 
 def game_metrics(records, n_seats: int) -> dict[str, np.ndarray]:
