@@ -21,13 +21,13 @@ from sim.shuojian.rules import ShuoJianRules
 from sim.results import Results
 from sim.runner import simulate
 
-from .. import plots
-from .. import tables as T
-from ..cards import card_table
-from ..markdown import Doc, interval_verdict, p_text, pct_text
-from ..provenance import combined, with_provenance
-from ..skill import skill_games, skill_section
-from ..stats import holm, paired_difference, proportion_ztest, wilson
+from ... import plots
+from ... import tables as T
+from ...cards import card_table
+from ...markdown import Doc, interval_verdict, p_text, pct_text
+from ...provenance import combined, with_provenance
+from ...skill import skill_games, skill_section
+from ...stats import holm, paired_difference, proportion_ztest, wilson
 
 DEFAULT_GAMES = 50_000
 QUICK_GAMES = 3_000
