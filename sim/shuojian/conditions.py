@@ -73,7 +73,11 @@ class Condition:
 
     def mask(self) -> tuple[int, int]:
         """The numbers it allows as two 50-bit masks (0..49, 50..99); RulesError if the
-        predicate raises or answers something other than true / false."""
+        predicate raises or answers something other than true / false. Evaluated once per
+        Condition (kept on the instance: a card table builds many variants of one table)."""
+        cached = self.__dict__.get("_mask")
+        if cached is not None:
+            return cached
         words = [0, 0]
         for n in range(100):
             try:
@@ -87,6 +91,7 @@ class Condition:
             if answer:
                 words[n // 50] |= 1 << (n % 50)
         _NAMES.setdefault(tuple(words), self.name)
+        object.__setattr__(self, "_mask", (words[0], words[1]))
         return words[0], words[1]
 
     def allowed(self) -> list[int]:
@@ -95,6 +100,7 @@ class Condition:
 
 
 _NAMES: dict[tuple[int, int], str] = {}   # allowed-number masks -> name (for narratives)
+_VOCABULARY_CONDITIONS: dict[str, Condition] = {}
 
 
 def normalise(name: str) -> str:
@@ -110,8 +116,8 @@ def condition(spec) -> Condition:
     if not isinstance(spec, str):
         raise RulesError(f"condition {spec!r} must be a name, a Condition or a function of n")
     key = normalise(spec) or "any"
-    if key in VOCABULARY:
-        return Condition(key, VOCABULARY[key])
+    if key in VOCABULARY:  # one shared instance per name, so its mask is evaluated once
+        return _VOCABULARY_CONDITIONS.setdefault(key, Condition(key, VOCABULARY[key]))
     if key.startswith("multiple_of_") and key[12:].isdigit() and 1 <= int(key[12:]) <= 99:
         k = int(key[12:])
         return Condition(key, lambda n: n % k == 0)

@@ -329,7 +329,8 @@ def choose_leaders(g):
     hid[WHITE, H.LEADER] = white
     hid[BLACK, H.LEADER] = black
     for seat in range(2):
-        hid[seat, H.POWER] = 1 - rules[R.LEADER_IN_DECK]
+        # a side without a leader (rules value LEADER_NONE: the yardstick) has no power
+        hid[seat, H.POWER] = 1 - rules[R.LEADER_IN_DECK] if hid[seat, H.LEADER] >= 0 else 0
         log_event(g, EV.LEADER, 0, seat, hid[seat, H.LEADER])
     if not rules[R.LEADERS_HIDDEN]:  # SZ-3: public from set-up (default reading)
         for seat in range(2):
@@ -836,7 +837,7 @@ def redeal(g, seat):
         a, b = deck_slot(ks, seat, i), deck_slot(ks, seat, j)
         ks[a], ks[b] = ks[b], ks[a]
     opp = 1 - seat
-    cards = L.DECK_ADVANCED if rules[R.ADVANCED] else L.DECK_BASIC
+    cards = (L.DECK_ADVANCED if rules[R.ADVANCED] else L.DECK_BASIC) & ~rules[R.REMOVED]
     if rules[R.WARLORD] and rules[R.LEADER_IN_DECK] and pub[seat_at(opp, S.LEADER_ROUND)] < 0:
         cards |= 1 << CARD.LEADER
     revealed = 0
@@ -883,11 +884,11 @@ def redeal(g, seat):
     held = hid[opp, H.HAND]
     # Leader: hidden ones are drawn anew; an unused power is in hand (held, or its card drawn).
     if rules[R.WARLORD]:
-        if pub[seat_at(opp, S.LEADER)] < 0:
+        if pub[seat_at(opp, S.LEADER)] < 0 and rules[R.LEADER + opp] != L.LEADER_NONE:
             hid[opp, H.LEADER] = control.rand_below(ctl, 4)
         unused = pub[seat_at(opp, S.LEADER_ROUND)] < 0
         in_play = (held >> CARD.LEADER) & 1 if rules[R.LEADER_IN_DECK] else 1
-        hid[opp, H.POWER] = 1 if unused and in_play else 0
+        hid[opp, H.POWER] = 1 if unused and in_play and hid[opp, H.LEADER] >= 0 else 0
         # Sun Wu c may have been declared on a face-down 7-10 (hidden until its reveal).
         if opp == WHITE and unused:
             hid[opp, H.AS_SIX] = -1
@@ -956,7 +957,7 @@ def setup(g):
         choose_leaders(g)
     decks = st.decks
     for seat in range(2):  # SZ-6: own deck of the remaining cards, shuffled; draw 4
-        cards = L.DECK_ADVANCED if rules[R.ADVANCED] else L.DECK_BASIC
+        cards = (L.DECK_ADVANCED if rules[R.ADVANCED] else L.DECK_BASIC) & ~rules[R.REMOVED]
         if rules[R.WARLORD] and rules[R.LEADER_IN_DECK]:
             cards |= 1 << CARD.LEADER
         base = K.DECKS + seat * L.DECK_MAX

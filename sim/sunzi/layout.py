@@ -48,7 +48,7 @@ CARD_LABELS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "+1", "+2", "+
 RECORD_CARD_SHIFT = 6
 
 # Leaders (SZ-3): index 0..3 = power a..d of SZ-16 (White) or SZ-17 (Black).
-LEADER_NONE = -1
+LEADER_NONE = -1       # also a rules value: the side has no leader (the yardstick, SZ-3)
 LEADER_STRATEGY = 4    # rules value: the side's strategy picks (decision D.LEADER)
 
 
@@ -236,10 +236,11 @@ class RuleField(NamedTuple):
     LEADERS_HIDDEN: int  # SZ-3: 1 = a leader is shown only when its power is first used
     MARKERS_MOVE: int    # SZ-15 "unless used for other actions": 1 = markers may cover a shortage
     ORDER_EACH: int      # SZ-8: 1 = the decider picks the next region after each reveal
+    REMOVED: int         # SZ-6: bitmask of card ids taken out of both decks (card interventions)
 
 
 R = RuleField(0, 1, 2, 3, *range(5, 5 + len(RuleField._fields) - 4))
-N_RULES = R.ORDER_EACH + 1
+N_RULES = R.REMOVED + 1
 
 
 # The kernel's fixed-size arrays live in one record (sim/sunzi/kernel.py State.rec), so that

@@ -61,7 +61,8 @@ def narrate(events, labels) -> str:
         if event == L.EV.TILE:
             lines.append(f"  {name(a)}: {b}-{c}-{d}")
         elif event == L.EV.LEADER:
-            lines.append(f"  {side} chooses its leader (SZ-3): {'abcd'[a]} = {LEADER_NAMES[seat][a]}")
+            lines.append(f"  {side} plays without a leader (SZ-3)" if a < 0 else
+                         f"  {side} chooses its leader (SZ-3): {'abcd'[a]} = {LEADER_NAMES[seat][a]}")
         elif event == L.EV.LEADER_SHOWN:
             lines.append(f"  {side}'s leader is shown: {'abcd'[a]} = {LEADER_NAMES[seat][a]}")
         elif event == L.EV.HAND:

@@ -35,7 +35,7 @@ DEFAULT_REGIONS = ("Xinjiang", "Tibet", "Qinghai", "Mongolia", "Mandarin")  # OP
 PUBLISHED_TILES = ((1, 2, 4), (1, 3, 5), (1, 4, 3), (2, 3, 2), (2, 3, 4), (2, 5, 2), (3, 1, 5),
                    (3, 2, 3), (4, 1, 4), (4, 3, 2))   # OP-2: published Sun Tzu edition
 LEADERS = ("a", "b", "c", "d")
-LEADER_CHOICES = (*LEADERS, "strategy")
+LEADER_CHOICES = (*LEADERS, "strategy", "none")   # none: no leader (the yardstick)
 LEADER_NAMES = {
     L.WHITE: ("outpost: a marker at game start (SZ-16a)", "reinforce: one extra army in round 6 "
               "(SZ-16b)", "as six: a 7-10 played as a 6 (SZ-16c)", "march: move one army to an "
@@ -71,11 +71,13 @@ class SunziRules(Variant):
                        "white cards can be discarded for armies)", "SZ-1, SZ-2",
                        choices=("basic", "advanced"))
     warlord: bool = option(False, "each side has one leader card whose power is used once", "SZ-3")
-    leader_white: str = option("strategy", "Sun Wu's leader card a-d (SZ-16), or 'strategy': "
-                               "White's strategy chooses", "SZ-3, SZ-16", choices=LEADER_CHOICES)
-    leader_black: str = option("strategy", "King of Chu's leader card a-d (SZ-17), or "
-                               "'strategy': Black's strategy chooses", "SZ-3, SZ-17",
+    leader_white: str = option("strategy", "Sun Wu's leader card a-d (SZ-16), 'strategy': "
+                               "White's strategy chooses, or 'none': no leader (the ability-less "
+                               "yardstick of the card table)", "SZ-3, SZ-16",
                                choices=LEADER_CHOICES)
+    leader_black: str = option("strategy", "King of Chu's leader card a-d (SZ-17), 'strategy': "
+                               "Black's strategy chooses, or 'none': no leader (the yardstick)",
+                               "SZ-3, SZ-17", choices=LEADER_CHOICES)
     regions: tuple[str, ...] = option(DEFAULT_REGIONS, "region names, left to right (1 to 6)",
                                       "OP-1", parse=parse_names)
     adjacency: tuple | None = option(None, "adjacent region pairs like '0-1,1-2' (indices or "
@@ -143,12 +145,16 @@ class SunziRules(Variant):
                                       parse=parse_names)
     deck_black: tuple | None = option(None, "Black's deck in draw order; default: shuffled",
                                       "SZ-6", parse=parse_names)
+    removed: tuple | None = option(None, "cards taken out of both sides' decks, e.g. '7,plague' "
+                                   "(what a card is worth: the interventional card table); "
+                                   "default: none", "SZ-6", parse=parse_names)
     tile_order: tuple | None = option(None, "index into the tile set of each region's tile "
                                       "(scripted games); default: drawn at random", "SZ-4",
                                       parse=lambda text: tuple(int(v) for v in parse_names(text)))
 
     def __post_init__(self):
-        for name in ("regions", "adjacency", "tiles", "deck_white", "deck_black", "tile_order"):
+        for name in ("regions", "adjacency", "tiles", "deck_white", "deck_black", "tile_order",
+                     "removed"):
             value = getattr(self, name)
             if isinstance(value, (list, tuple)):
                 object.__setattr__(self, name, tuple(
@@ -172,6 +178,10 @@ class SunziRules(Variant):
                 or any(not isinstance(n, str) or not n for n in names) or len(set(names)) != len(names)):
             raise RulesError(f"regions={names!r} must be 1 to {L.MAX_REGIONS} distinct names (each "
                              "round needs a card per region and a hand always has the 6 yellows)")
+        if self.leader_card == "deck" and "none" in (self.leader_white, self.leader_black):
+            raise RulesError("leader 'none' (no leader) needs leader_card=held: with the leader "
+                             "card in the deck a leader-less side would draw a dead card (OP-9)")
+        self.removed_mask()
         self.adjacency_masks()
         self.tile_set()
         self.tile_indices()
@@ -236,9 +246,27 @@ class SunziRules(Variant):
                              f"regions a different tile index 0..{n_tiles - 1}")
         return order
 
+    def removed_mask(self) -> int:
+        """SZ-6: bitmask of the card ids taken out of both decks (option ``removed``)."""
+        if self.removed is None:
+            return 0
+        deck = L.DECK_ADVANCED if self.mode == "advanced" else L.DECK_BASIC
+        mask = 0
+        for label in self.removed:
+            c = CARD_IDS.get(str(label).strip().lower(), -1)
+            if c < 0 or not (deck >> c) & 1 or (mask >> c) & 1:
+                labels = ", ".join(L.CARD_LABELS[i] for i in range(L.N_CARDS) if (deck >> i) & 1)
+                raise RulesError(f"removed={self.removed!r}: {label!r} is not a {self.mode} deck "
+                                 f"card (or is named twice); the deck holds {labels} (SZ-6)")
+            mask |= 1 << c
+        if bin(deck & ~mask).count("1") < 4:
+            raise RulesError(f"removed={self.removed!r} leaves fewer than the 4 deck cards of an "
+                             "opening hand (SZ-6)")
+        return mask
+
     def deck_cards(self) -> list[int]:
-        """Card ids of a side's deck for this mode (SZ-1, SZ-2, OP-9)."""
-        cards = L.DECK_ADVANCED if self.mode == "advanced" else L.DECK_BASIC
+        """Card ids of a side's deck for this mode (SZ-1, SZ-2, OP-9, option removed)."""
+        cards = (L.DECK_ADVANCED if self.mode == "advanced" else L.DECK_BASIC) & ~self.removed_mask()
         if self.warlord and self.leader_card == "deck":
             cards |= 1 << L.CARD.LEADER
         return [c for c in range(L.N_CARDS) if (cards >> c) & 1]
@@ -273,7 +301,9 @@ class SunziRules(Variant):
         r[L.R.ADVANCED] = self.mode == "advanced"
         r[L.R.WARLORD] = self.warlord
         for seat, leader in ((L.WHITE, self.leader_white), (L.BLACK, self.leader_black)):
-            r[L.R.LEADER + seat] = LEADER_CHOICES.index(leader)   # "strategy" = LEADER_STRATEGY
+            r[L.R.LEADER + seat] = (L.LEADER_NONE if leader == "none"   # "strategy" = LEADER_STRATEGY
+                                    else LEADER_CHOICES.index(leader))
+        r[L.R.REMOVED] = self.removed_mask()
         r[L.R.TRACK] = self.track_length
         r[L.R.ARMIES] = self.start_armies()
         r[L.R.PLAGUE_RULING] = self.plague_rounding == "ruling"

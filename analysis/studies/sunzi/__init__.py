@@ -1,8 +1,17 @@
-"""Sunzi / Dynasties' study: its tables (``tables``), its default report (``report``) and how its
-shipped trained policy is made (``TRAINING``)."""
+"""Sunzi / Dynasties' study: its tables (``tables``), its default report (``report``), its cards
+for the interventional card table (``cards``, with ``LEVELS``, ``EDGE`` and the side metrics
+``game_metrics``) and how its shipped trained policy is made (``TRAINING``)."""
+from .cards import cards, game_metrics
 from .report import write_report
 
-__all__ = ["write_report", "TRAINING"]
+__all__ = ["write_report", "cards", "game_metrics", "LEVELS", "EDGE", "TRAINING"]
+
+# The card table's levels of play (analysis.interventions.levels): counter is the strongest
+# built-in heuristic (report section e); trained is dropped where no shipped policy fits.
+LEVELS = {"random": "random", "heuristic": "counter", "trained": "trained"}
+# The metric whose Shapley shares and synergies the card section shows: White's edge over Black
+# (win_white - win_black per game, a draw 0).
+EDGE = "white_edge"
 
 # How strategies/policies/sunzi.json is trained (`balance train sunzi` alone uses this; the
 # defaults of the game: basic mode). CMA-ES starts from the weights that play exactly counter

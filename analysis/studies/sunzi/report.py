@@ -19,6 +19,7 @@ from sim.sunzi.rules import LEADER_NAMES
 
 from ... import plots
 from ... import tables as T
+from ...interventions import card_section
 from ...markdown import Doc, interval_verdict, ordered, p_text, pct_text, pp_text
 from ...stats import wilson
 from ...workbench import ablation_section
@@ -35,6 +36,11 @@ SUNZI_PAIRINGS = {"random vs random": ["random", "random"],
 SUNZI_GRID_MODES = ("basic", "advanced")
 SUNZI_LADDER = ("random", "greedy", "counter")
 SUNZI_LADDER_MODES = ("basic", "advanced")
+# The interventional card table (issue 17): warlord on advanced holds every card kind (the +2/+3,
+# both leaders); games per version, at most the report's n_games (the section: 17.6-19.4 s
+# measured on 2 cores shared at load 4.5-8, 99 effects at 3 levels and 16 subset batches).
+SUNZI_CARD_RULES = {"mode": "advanced", "warlord": True}
+SUNZI_CARD_GAMES = 1_000
 
 
 def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026, jobs: int = 1,
@@ -77,6 +83,8 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
              for name, seats in SUNZI_PAIRINGS.items() for mode, options in SZ.MODES.items()]
     _sunzi_sides(doc, SZ, modes)
     _sunzi_modes(doc, SZ, modes)
+    card_section(doc, "sunzi", SUNZI_CARD_RULES, n_games=None if quick else min(
+        SUNZI_CARD_GAMES, n_games), seed=seed, jobs=jobs, quick=quick)
     _sunzi_cards(doc, SZ, modes)
     _sunzi_leaders(doc, SZ, modes, run)
     del modes
@@ -295,6 +303,7 @@ def _sunzi_modes(doc: "Doc", SZ, modes) -> None:
 
 def _sunzi_cards(doc: "Doc", SZ, modes) -> None:
     doc.text("## (c) Cards\n\n"
+             "The observational card table (the interventional one is above). "
              "Per side and card (white 7-10 and the specials; the yellow 1-6 are in every hand "
              "all game): GIH WR = the side's win rate in games where it held the card at some "
              "point, OH WR = in the opening hand, GD WR = drawn later, GNS WR = never held, "

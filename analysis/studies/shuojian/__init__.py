@@ -1,0 +1,19 @@
+"""Shuo Jian's study: its default report (``report``), its cards for the interventional card
+table (``cards``, with ``LEVELS``, ``EDGE`` and the first-player metrics ``game_metrics``) and how
+its shipped trained policy is made (``TRAINING``)."""
+from .cards import cards, game_metrics
+from .report import (CARD_MATCH, DEFAULT_GAMES, MATCHES, QUICK_GAMES, TABLES, TRAINING,
+                     condition_rates, decisive, first_player_row, first_player_share,
+                     write_report)
+
+__all__ = ["write_report", "cards", "game_metrics", "LEVELS", "EDGE", "TRAINING", "MATCHES",
+           "TABLES", "CARD_MATCH", "DEFAULT_GAMES", "QUICK_GAMES", "first_player_share",
+           "first_player_row", "decisive", "condition_rates"]
+
+# The card table's levels of play (analysis.interventions.levels): counter is the strongest
+# built-in heuristic (thrifty, and it counts cards to name the opponent's swordsman); trained is
+# dropped where no shipped policy fits.
+LEVELS = {"random": "random", "heuristic": "counter", "trained": "trained"}
+# The metric whose Shapley shares and synergies the card section shows: the first player's
+# advantage (its win share minus the second player's, per game; SJ-3).
+EDGE = "first_player_advantage"
