@@ -87,6 +87,8 @@ class Card:
     drawn : the mask column of every card the seat held (drawn later too), for the
         observational GIH / IWD beside the effect; None when the game records only the deal.
     value : the printed value the +1 / -1 change, shown in the table (None: not numbered).
+    up_helps : whether ``+1`` should help the card's owner (a stronger legion does not help the
+        team, a looser condition helps the holder's opponent): how ``disagrees`` reads a +1.
     """
 
     name: str
@@ -96,6 +98,7 @@ class Card:
     held: tuple[str, int] | None = None
     drawn: str | None = None
     value: float | None = None
+    up_helps: bool = True
 
     def __post_init__(self):
         if self.owner == HOLDER and self.held is None:
@@ -249,8 +252,8 @@ def _grown(n: int, half: float, target: float, max_games: int) -> int:
 
 # --- the table ---------------------------------------------------------------------------------
 
-COLUMNS = ["level", "card", "kind", "intervention", "value", "owner", "n", "base", "changed",
-           "effect", "ci_low", "ci_high", "p", "q", "significant", "corr", "unpaired_half",
+COLUMNS = ["level", "card", "kind", "intervention", "value", "owner", "up_helps", "n", "base",
+           "changed", "effect", "ci_low", "ci_high", "p", "q", "significant", "corr", "unpaired_half",
            "status", "oh_gain", "oh_gain_low", "oh_gain_high", "iwd", "iwd_low", "iwd_high",
            "disagrees"]
 OBSERVED = ("oh_gain", "iwd")
@@ -332,7 +335,7 @@ def _level_table(spec, base, level, seats, cards, n_games, precision, max_games,
     for card in cards:
         for label in card.interventions:
             row = {"level": level, "card": card.name, "kind": card.kind, "intervention": label,
-                   "value": card.value, "owner": card.owner}
+                   "value": card.value, "owner": card.owner, "up_helps": card.up_helps}
             try:
                 changed = card.changed(label, base)
             except (RulesError, ValueError) as refused:
@@ -404,6 +407,9 @@ def disagreement(table: pd.DataFrame) -> pd.Series:
     card's worth is minus its effect; a +1 is read as it is (a stronger card should help)."""
     sign = table["intervention"].map({REMOVE: -1.0, NEUTRAL: -1.0, YARDSTICK: -1.0, UP: 1.0,
                                       DOWN: -1.0})
+    if "up_helps" in table:   # a +1 that weakens the card reads the other way
+        flips = table["intervention"].isin([UP, DOWN]) & ~table["up_helps"].fillna(True).astype(bool)
+        sign = sign.where(~flips, -sign)
     worth = sign * table["effect"]
     excludes = (table["ci_low"] > 0) | (table["ci_high"] < 0)
     observed_excludes = (table["oh_gain_low"] > 0) | (table["oh_gain_high"] < 0)

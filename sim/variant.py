@@ -33,6 +33,7 @@ on its options; three optional hooks cover derived values:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import typing
 
 import numpy as np
@@ -200,11 +201,18 @@ class Variant:
                                  f"choose one of {', '.join(map(repr, choices))}")
 
 
+@functools.cache
+def _type_hints(cls) -> dict:
+    """The options' declared types: resolving them is slow, and a workbench command builds
+    thousands of variants (a card table: one per card and change)."""
+    return typing.get_type_hints(cls)
+
+
 def _convert(cls, field: dataclasses.Field, text: str):
     if field.metadata.get("parse"):
         parse = field.metadata["parse"]
     else:
-        hint = typing.get_type_hints(cls)[field.name]
+        hint = _type_hints(cls)[field.name]
         base = next((t for t in typing.get_args(hint) if t is not type(None)), hint)
         parse = {bool: _parse_bool, int: int, float: float}.get(base, str)
     if text.lower() in ("none", "") and field.default is None:
@@ -223,7 +231,7 @@ _EXPECTED = {bool: ((bool, np.bool_), "true or false"), int: ((int, np.integer),
 def _check_type(cls, field: dataclasses.Field, value):
     """A Python value (not CLI text) must have the option's declared type (found by fuzzing:
     without this, ``legions=5`` or ``warlord=None`` failed deep inside a game's checks)."""
-    hint = typing.get_type_hints(cls)[field.name]
+    hint = _type_hints(cls)[field.name]
     args = typing.get_args(hint)
     if value is None:
         if type(None) in args or field.default is None:

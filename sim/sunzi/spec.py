@@ -35,5 +35,7 @@ SPEC = GameSpec(
         {"warlord": True, "leader_white": "c", "leader_card": "deck"},
         {"order_choice": "region_by_region", "markers": "shortage", "mode": "advanced"},
         {"order_timing": "before_placement", "warlord": True},
+        {"warlord": True, "leader_white": "none", "leader_black": "b"},   # the card table's
+        {"removed": "7,plague", "mode": "advanced"},                      # yardstick and removal
     ),
 )

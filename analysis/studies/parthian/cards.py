@@ -69,7 +69,8 @@ def cards(rules: ParthianRules) -> list[Card]:
             changes[DOWN] = _legion(i, -1)
         if value != weakest:
             changes[NEUTRAL] = _legion(i, None)
-        out.append(Card(name, "legion", changes, owner=OWNER, value=value + offset))
+        out.append(Card(name, "legion", changes, owner=OWNER, value=value + offset,
+                        up_helps=False))  # a stronger legion is harder to beat (PS-2)
     charges = {UP: _step("charges", +1)} if rules.charges < 9 else {}
     if rules.charges > 0:
         charges[DOWN] = _step("charges", -1)

@@ -141,7 +141,7 @@ def condition_cards(rules) -> list[Card]:
                 changes[label] = _condition(masks, new)
         out.append(Card(f"condition {name}", "condition (looseness)", changes,
                         held=("opening_c_{seat}", k), drawn="held_c_{seat}",
-                        value=float(_allowed(cond))))
+                        value=float(_allowed(cond)), up_helps=False))
     return out
 
 
