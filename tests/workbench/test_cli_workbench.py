@@ -42,3 +42,41 @@ def test_bad_input_exits_2_with_a_message(argv, message, capsys):
     assert main(argv + ["--no-progress"]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_cards_metrics_and_study_run_from_the_command_line(tmp_path, capsys):
+    """`balance cards` (issue 17), `balance metrics` and `balance study` (issue 18)."""
+    assert main(["cards", "parthian", "--list"]) == 0
+    listed = capsys.readouterr().out
+    assert "legion" in listed and "levels: random = random" in listed
+    assert main(["cards", "parthian", "--players", "3", "--level", "heuristic", "--card",
+                 "charge card", "--games", "400", "--out", str(tmp_path / "c"),
+                 "--no-progress"]) == 0
+    assert {"cards.csv", "cards.parquet", "cards.provenance.json"} <= \
+        {p.name for p in (tmp_path / "c").iterdir()}
+    assert main(["metrics", "samurai", "--games", "100"]) == 0
+    assert "team_ninja" in capsys.readouterr().out
+    study = tmp_path / "s.toml"
+    study.write_text('game = "parthian"\ngames = 300\n[[section]]\nkind = "summary"\n')
+    assert main(["study", str(study), "--check"]) == 0
+    assert main(["study", str(study), "--out", str(tmp_path / "r"), "--no-progress"]) == 0
+    assert (tmp_path / "r" / "index.html").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["cards", "kuhn"], "declares no cards"),
+    (["cards", "parthian", "--card", "joker"], "no card 'joker'"),
+    (["cards", "parthian", "--level", "expert"], "no level 'expert'"),
+    (["tune", "parthian", "--balance", "teams", "--vary", "charges"], "no balance group 'teams'"),
+])
+def test_cards_and_goals_refuse_bad_input_with_what_exists(argv, message, capsys):
+    assert main(argv + ["--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_bad_study_file_exits_2_naming_the_line(tmp_path, capsys):
+    study = tmp_path / "bad.toml"
+    study.write_text('game = "parthian"\n[[section]]\nkind = "summary"\nmetrcs = ["win_0"]\n')
+    assert main(["study", str(study)]) == 2
+    assert "line 4" in capsys.readouterr().err
