@@ -112,13 +112,17 @@ def shares(spec, rules, lineup, n_games: int, seed: int) -> dict:
     records = simulate(spec, rules, lineup, n_games, seed=seed, rotate_seats=True,
                        progress=False).records
     share = seat_share(records, n)
-    decided = records[[f"win_{s}" for s in range(n)]].to_numpy(float).sum(axis=1) > 0
+    total = records[[f"win_{s}" for s in range(n)]].to_numpy(float).sum(axis=1)
+    decided = total > 0
     if not decided.any():
-        return {"share": np.nan, "low": np.nan, "high": np.nan, "fair": 1 / n,
+        return {"share": np.nan, "low": np.nan, "high": np.nan, "fair": 1 / n, "field": np.nan,
                 "games": len(share), "decided": 0}
     low, high = wilson(share[decided].sum(), int(decided.sum()))
+    # The other seats' mean share in the same games: in a team game (a shared win counts for
+    # every winner) 1/n is not what an average seat gets, the field is.
+    field = float(((total - share)[decided] / (n - 1)).mean())
     return {"share": share[decided].mean(), "low": low, "high": high, "fair": 1 / n,
-            "games": len(share), "decided": int(decided.sum())}
+            "field": field, "games": len(share), "decided": int(decided.sum())}
 
 
 def _generation_seed(seed: int, generation: int) -> int:
@@ -255,7 +259,9 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
 def strength_table(game: str, rules, policy, opponents: list, n_games: int = 2000,
                    seed: int = 2**31) -> pd.DataFrame:
     """The policy against each opponent (filling the other seats) and a mixed table of them,
-    seats rotated, with Wilson 95% intervals and the fair share: the ladder check of a policy."""
+    seats rotated, with Wilson 95% intervals, the fair share 1/n and the field's share (the
+    other seats' mean share in the same games, what ``beats`` compares with: in a team game a
+    shared win makes 1/n the wrong yardstick): the ladder check of a policy."""
     spec = get_game(game)
     rules = as_rules(spec, rules)
     rows = []
@@ -266,7 +272,9 @@ def strength_table(game: str, rules, policy, opponents: list, n_games: int = 200
         lineup = [policy] + [opponents[s % len(opponents)] for s in range(rules.n_seats - 1)]
         rows.append({"against": "mixed table", **shares(spec, rules, lineup, n_games, seed + 99)})
     table = pd.DataFrame(rows)
-    table["beats"] = np.where(table["decided"] > 0, table["low"] > table["fair"], np.nan)
+    # beats: the interval's lower end above what the other seats get in the same games (in a
+    # two-player game that is 1/2 of the decided games; in a team game, not 1/n)
+    table["beats"] = np.where(table["decided"] > 0, table["low"] > table["field"], np.nan)
     return table
 
 

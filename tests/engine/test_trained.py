@@ -92,3 +92,12 @@ def test_training_beats_its_starting_point_against_the_pool():
     table = strength_table("parthian", {"n_players": 3}, result.player(), ["cautious"], 1500)
     before = strength_table("parthian", {"n_players": 3}, "glory", ["cautious"], 1500)
     assert table["low"].iloc[0] > before["high"].iloc[0]
+
+
+def test_strength_is_judged_against_the_field_not_one_over_n():
+    """In Samurai Sword a team's win is shared by its members (SS-19): a random seat among
+    random seats gets what the field gets, not 1/n, and must not be said to beat it."""
+    table = strength_table("samurai", {"n_players": 5}, "random", ["random"], 1500)
+    row = table.iloc[0]
+    assert abs(row["share"] - row["field"]) < 0.04 and not row["beats"]
+    assert row["fair"] == 0.2
