@@ -28,8 +28,13 @@ from sim.strategy import script as sim_script
 
 MATCH, GREEDY = 1, 2
 
+# The built-ins are inline="always": a decision takes tens of nanoseconds, and a call to a
+# strategy costs as much as its body (greedy played at 0.82x of the pre-core kernel when called,
+# 1.08x inlined; docs/benchmarks.md, "The kernel core"). The kernel inlines the dispatch to them as well
+# (core.register(..., inline_strategies=True) in sim/goofspiel/kernel.py).
 
-@njit(cache=True)
+
+@njit(cache=True, inline="always")
 def match(info, legal, params):
     """Bid the card equal to the prize shifted by params[0] (rounded), or the nearest card left
     (the lower one when two are equally near). A classic baseline: it spends its cards in
@@ -44,7 +49,7 @@ def match(info, legal, params):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy(info, legal, params):
     """High on high prizes: the highest card when the prize ranks at or above the params[0]
     quantile of the prizes still in play (this one and the unseen ones; 0.5 = the median),

@@ -1,7 +1,8 @@
 """Goofspiel rules as Numba kernels (rule ids GS-n: docs/goofspiel.md).
 
-The state is a :class:`State` of small integer arrays whose fields are named in layout.py;
-hands are bitmasks (bit v-1 = card v). Every bid goes through the engine's ``ask``
+The state is a :class:`State`: the engine's core and one record of small integer arrays
+(layout.STATE_DTYPE, sized for the largest variant; fields named in layout.py); hands are
+bitmasks (bit v-1 = card v). Every bid goes through the engine's ``ask``
 (sim/core/protocol.py); this module holds only the rules. Nothing here allocates per game.
 Bids are asked in seat order but are simultaneous (GS-3): no seat's strategy is handed anything
 that another seat chose this turn.
@@ -19,7 +20,8 @@ from ..core import control, log_event
 from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS
 from ..rng import shuffle
 from .layout import (CHANCE, END, EV, G, I, INFO_SIZE, LOG_WIDTH, N_CHANCE, N_DECISIONS, N_FIELDS,
-                     N_GAME_FIELDS, N_SEAT_COLUMNS, ORDER_RANDOM, UNKNOWN, C, P, R)
+                     N_GAME_FIELDS, N_RULES, N_SEAT_COLUMNS, ORDER_RANDOM, STATE_DTYPE, UNKNOWN, C,
+                     P, R)
 
 LOG_WIDTH = LOG_WIDTH
 RESAMPLE_ATTEMPTS = 400    # imp_info redeal: restarts of the whole bid history
@@ -30,18 +32,10 @@ inline = njit(cache=True, _nrt=False, inline="always")
 
 class State(NamedTuple):
     core: core.Core
-    rules: np.ndarray      # int64[N_RULES]: R.*
-    prizes: np.ndarray     # int64[N]: the prize values in their printed order (GS-2)
-    pl: np.ndarray         # int64[n, N_FIELDS]: each player's row, P.*
-    seen: np.ndarray       # int64[n, N_FIELDS]: what the deciding seat sees of them (GS-9)
-    deck: np.ndarray       # int64[N]: the prize deck; deck[t - 1] is turn t's prize
-    gs: np.ndarray         # int64[N_GAME_FIELDS]: G.*
-    info: np.ndarray       # int64[INFO_SIZE]: the public turn info, I.*
-    bids: np.ndarray       # int64[n]: this turn's bids (actions: card - 1)
-    history: np.ndarray    # int64[turns, n]: every turn's bids
-    trial: np.ndarray      # int64[turns, n]: the imp_info redeal's draft of a history
-    wins: np.ndarray       # int64[turns]: each turn's taker (-1: tied)
-    avail: np.ndarray      # int64[n]: the imp_info redeal's cards still available per seat
+    rec: np.ndarray        # STATE_DTYPE[1]: the game's arrays in one record (layout.py), each
+                           # sized for the largest variant (n players and N cards use the first
+                           # rows): rules (R.*), prizes, pl and seen (players' rows, P.*), deck,
+                           # gs (G.*), info (I.*), bids, history, trial, wins, avail
 
 
 class Observation(NamedTuple):
@@ -57,20 +51,24 @@ OBSERVATION = (("players", np.int64, 2), ("info", np.int64, 1))
 @jit
 def setup(g):
     """GS-1 every hand holds cards 1..N; GS-2 the prize deck in its order (shuffled: random)."""
-    rules, pl, deck, gs, info = g.rules, g.pl, g.deck, g.gs, g.info
+    st = g.rec[0]
+    rules, pl, deck, gs, info = st.rules, st.pl, st.deck, st.gs, st.info
     n_cards = rules[R.CARDS]
     full = (np.int64(1) << n_cards) - 1
-    for p in range(pl.shape[0]):
-        pl[p, :] = 0
+    for p in range(rules[R.PLAYERS]):
+        for f in range(N_FIELDS):
+            pl[p, f] = 0
         pl[p, P.HAND] = full
         pl[p, P.CARDS_LEFT] = n_cards
     for i in range(n_cards):
-        deck[i] = g.prizes[i]
+        deck[i] = st.prizes[i]
     if rules[R.ORDER] == ORDER_RANDOM and rules[R.FIXED_DECK] == 0:
-        shuffle(deck, n_cards, g.core.streams, np.int64(CHANCE))
-    gs[:] = 0
+        shuffle(st.deck[:], n_cards, g.core.streams, np.int64(CHANCE))
+    for f in range(N_GAME_FIELDS):
+        gs[f] = 0
     gs[G.END] = -1
-    info[:] = 0
+    for f in range(INFO_SIZE):
+        info[f] = 0
     info[I.UNSEEN] = full
     info[I.CARDS] = n_cards
     info[I.PLAYERS] = rules[R.PLAYERS]
@@ -79,30 +77,24 @@ def setup(g):
     info[I.IMP_INFO] = rules[R.IMP_INFO]
 
 
-@inline
-def legal_bids(g, p):
-    """GS-3: any card still in hand."""
-    legal = g.core.legal
-    hand = g.pl[p, P.HAND]
-    for v in range(g.rules[R.CARDS]):
-        legal[v] = (hand >> v) & 1 == 1
-
-
 @njit(cache=True, inline="always")  # not _nrt=False: Python and tests call it too
 def observe(g, decision, p):
     """What seat p sees of the players: everything (hands are public: every bid is revealed,
-    GS-4), or under imp_info (GS-9) its own row and the others' public points only."""
-    pl = g.pl
-    if g.rules[R.IMP_INFO] == 0:
-        return Observation(pl, g.info)
-    seen = g.seen
-    for q in range(pl.shape[0]):
+    GS-4), or under imp_info (GS-9) its own row and the others' public points only. The arrays
+    are plain views of the record's first n rows (n players), as a strategy expects them."""
+    st = g.rec[0]
+    n = st.rules[R.PLAYERS]
+    pl = st.pl[:n]
+    if st.rules[R.IMP_INFO] == 0:
+        return Observation(pl, st.info[:])
+    seen = st.seen[:n]
+    for q in range(n):
         for f in range(N_FIELDS):
             seen[q, f] = pl[q, f]
         if q != p:
             seen[q, P.HAND] = UNKNOWN
             seen[q, P.LAST_BID] = 0
-    return Observation(seen, g.info)
+    return Observation(seen, st.info[:])
 
 
 @inline
@@ -117,9 +109,11 @@ def redeal(g, p):
     random order only: a fixed prize_order counts as one outcome of the shuffle), the bids that
     seats asked before p made this turn (GS-3), and under imp_info (GS-9) every other seat's
     past bids, consistent with who took each prize."""
-    rules, deck, info = g.rules, g.deck, g.info
+    st = g.rec[0]
+    rules, deck, info, pl = st.rules, st.deck, st.info, st.pl
     ctl = g.core.ctl
-    t = g.gs[G.TURN]  # deck[t - 1] is this turn's prize, already revealed
+    n = rules[R.PLAYERS]
+    t = st.gs[G.TURN]  # deck[t - 1] is this turn's prize, already revealed
     if rules[R.ORDER] == ORDER_RANDOM:
         k = 0
         for v in range(rules[R.CARDS]):  # canonical order first: never read the hidden one
@@ -130,9 +124,11 @@ def redeal(g, p):
             j = control.rand_below(ctl, i + 1)
             deck[t + i], deck[t + j] = deck[t + j], deck[t + i]
     if rules[R.IMP_INFO] != 0:
-        resample_bid_history(rules, g.pl, g.history, g.trial, g.wins, g.avail, ctl, p, t - 1)
+        turns = rules[R.TURNS]
+        resample_bid_history(rules[:], pl[:n], st.history[:turns, :n], st.trial[:turns, :n],
+                             st.wins[:turns], st.avail[:n], ctl, p, t - 1)
     for q in range(p):
-        g.bids[q] = random_card(g.pl[q, P.HAND], ctl)
+        st.bids[q] = random_card(pl[q, P.HAND], ctl)
 
 
 @jit
@@ -184,10 +180,13 @@ def resample_bid_history(rules, pl, history, trial, wins, avail, ctl, p, done):
 def resolve_turn(g, prize):
     """GS-4: bids are revealed; the unique highest bid takes the prize, a tie for the highest
     discards it. GS-5: the bid cards leave the hands."""
-    pl = g.pl
-    gs = g.gs
-    bids = g.bids
-    n = pl.shape[0]
+    st = g.rec[0]
+    pl = st.pl
+    gs = st.gs
+    bids = st.bids
+    history = st.history
+    n = st.rules[R.PLAYERS]
+    imp_info = st.rules[R.IMP_INFO]
     t = gs[G.TURN]
     best, count, who = -1, 0, -1
     for p in range(n):
@@ -200,10 +199,10 @@ def resolve_turn(g, prize):
         pl[p, P.HAND] &= ~(np.int64(1) << bids[p])
         pl[p, P.CARDS_LEFT] -= 1
         pl[p, P.LAST_BID] = bids[p] + 1
-        g.history[t - 1, p] = bids[p]
-        if g.rules[R.IMP_INFO] == 0:
+        history[t - 1, p] = bids[p]
+        if imp_info == 0:
             log_event(g, EV.REVEAL, t, p, bids[p] + 1, 0, 0)
-    g.wins[t - 1] = taker
+    st.wins[t - 1] = taker
     if taker >= 0:
         pl[taker, P.POINTS] += prize
         pl[taker, P.PRIZES] += 1
@@ -211,15 +210,16 @@ def resolve_turn(g, prize):
     else:
         gs[G.TIED] += 1
         gs[G.DISCARDED] += prize
-        g.info[I.DISCARDED] += prize
+        st.info[I.DISCARDED] += prize
         log_event(g, EV.TURN, t, -1, prize, 0, 0)
 
 
 @jit
 def write_record(g, out, row):
     """GS-7: the most points wins; seats tied for the most share the win; all equal is a draw."""
-    pl, gs = g.pl, g.gs
-    n = pl.shape[0]
+    st = g.rec[0]
+    pl, gs = st.pl, st.gs
+    n = st.rules[R.PLAYERS]
     best, mask = -1, 0
     for p in range(n):
         if pl[p, P.POINTS] > best:
@@ -247,23 +247,21 @@ def write_record(g, out, row):
 @jit
 def play_game(g, out, row):
     """One game from the deal to the record."""
-    pl = g.pl
-    gs = g.gs
-    info = g.info
-    n = pl.shape[0]
-    n_cards = g.rules[R.CARDS]
+    st = g.rec[0]
+    pl, gs, info, bids = st.pl, st.gs, st.info, st.bids
+    n, n_cards, turns = st.rules[R.PLAYERS], st.rules[R.CARDS], st.rules[R.TURNS]
     setup(g)
-    while gs[G.TURN] < g.rules[R.TURNS] and not core.stopped(g):
+    while gs[G.TURN] < turns and not core.stopped(g):
         t = gs[G.TURN] + 1
         gs[G.TURN] = t
-        prize = g.deck[t - 1]
+        prize = st.deck[t - 1]
         info[I.TURN] = t
         info[I.PRIZE] = prize  # GS-3: the prize is revealed before anyone bids
         info[I.UNSEEN] &= ~(np.int64(1) << (prize - 1))
         log_event(g, EV.PRIZE, t, -1, prize, popcount(info[I.UNSEEN]), 0)
         for p in range(n):  # GS-3 any card in hand; GS-6: the last card is played without a
             a = core.ask_set(g, 0, p, pl[p, P.HAND], n_cards)  # decision (a forced move)
-            g.bids[p] = a
+            bids[p] = a
             log_event(g, EV.BID, t, p, a + 1, 0, 0)
         resolve_turn(g, prize)
     write_record(g, out, row)
@@ -277,13 +275,14 @@ core.register(State, N_CHANCE, N_DECISIONS, inline_strategies=True, play_game=pl
 @njit(cache=True)
 def new_state(rules, prizes, batch, log, ctl):
     """The state of one chunk's games (allocated once; every game reuses it)."""
-    n, n_cards, turns = rules[R.PLAYERS], rules[R.CARDS], rules[R.TURNS]
-    return State(core.new_core(batch, n, N_CHANCE, N_DECISIONS, n_cards, log, ctl), rules,
-                 prizes, np.zeros((n, N_FIELDS), np.int64), np.zeros((n, N_FIELDS), np.int64),
-                 np.zeros(n_cards, np.int64), np.zeros(N_GAME_FIELDS, np.int64),
-                 np.zeros(INFO_SIZE, np.int64), np.zeros(n, np.int64),
-                 np.zeros((turns, n), np.int64), np.zeros((turns, n), np.int64),
-                 np.zeros(turns, np.int64), np.zeros(n, np.int64))
+    rec = np.zeros(1, STATE_DTYPE)
+    st = rec[0]
+    for i in range(N_RULES):
+        st.rules[i] = rules[i]
+    for i in range(prizes.shape[0]):
+        st.prizes[i] = prizes[i]
+    return State(core.new_core(batch, rules[R.PLAYERS], N_CHANCE, N_DECISIONS, rules[R.CARDS], log,
+                               ctl), rec)
 
 
 @njit(cache=True, nogil=True)

@@ -2,6 +2,8 @@
 docs/goofspiel.md). Constants are grouped by what they index (``P.HAND``, ``EV.BID``)."""
 from typing import NamedTuple
 
+import numpy as np
+
 MIN_CARDS, MAX_CARDS = 1, 30   # GS-1: cards 1..N per player; points stay within int16 records
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 
@@ -120,5 +122,24 @@ G = GameField(*range(len(GameField._fields)))
 N_GAME_FIELDS = len(G)
 
 CHANCE = 0  # stream 0: the prize shuffle
+
+# The kernel's arrays live in one record (sim/goofspiel/kernel.py State.rec), sized for the
+# largest variant, so that a call that is not inlined passes one array instead of twelve: Numba
+# passes every array as 7-9 machine words on the stack, and the state went to setup, play_game
+# and write_record in every game (the engine's share of random play: docs/benchmarks.md).
+STATE_DTYPE = np.dtype([
+    ("rules", np.int64, (N_RULES,)),              # R.*
+    ("prizes", np.int64, (MAX_CARDS,)),           # the prize values in their printed order (GS-2)
+    ("pl", np.int64, (MAX_PLAYERS, N_FIELDS)),    # each player's row, P.*
+    ("seen", np.int64, (MAX_PLAYERS, N_FIELDS)),  # what the deciding seat sees of them (GS-9)
+    ("deck", np.int64, (MAX_CARDS,)),             # the prize deck; deck[t - 1] is turn t's prize
+    ("gs", np.int64, (N_GAME_FIELDS,)),           # G.*
+    ("info", np.int64, (INFO_SIZE,)),             # the public turn info, I.*
+    ("bids", np.int64, (MAX_PLAYERS,)),           # this turn's bids (actions: card - 1)
+    ("history", np.int64, (MAX_CARDS, MAX_PLAYERS)),  # [turn - 1, seat]: every turn's bids
+    ("trial", np.int64, (MAX_CARDS, MAX_PLAYERS)),    # the imp_info redeal's draft of a history
+    ("wins", np.int64, (MAX_CARDS,)),             # [turn - 1]: each turn's taker (-1: tied)
+    ("avail", np.int64, (MAX_PLAYERS,)),          # the imp_info redeal's cards left per seat
+])
 
 N_STRATEGY_PARAMS = 64  # a script needs a (decision, action) pair per turn: 1 + 2 x MAX_CARDS

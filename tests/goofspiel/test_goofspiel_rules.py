@@ -158,8 +158,9 @@ def test_gs9_imp_info_observation_masks_other_hands():
 
     for imp_info, others in ((True, L.UNKNOWN), (False, 0b0111)):
         g = kernel_state("goofspiel", GoofspielRules(num_cards=4, imp_info=imp_info))
-        g.pl[:, L.P.HAND] = [0b1011, 0b0111]
-        g.pl[:, L.P.LAST_BID] = [3, 4]
+        pl = g.rec[0]["pl"]  # the players' rows: the record's first n rows (layout.STATE_DTYPE)
+        pl[:2, L.P.HAND] = [0b1011, 0b0111]
+        pl[:2, L.P.LAST_BID] = [3, 4]
         seen = K.observe(g, 0, 0).players
         assert list(seen[:, L.P.HAND]) == [0b1011, others]
         assert list(seen[:, L.P.LAST_BID]) == ([3, 0] if imp_info else [3, 4])
