@@ -399,9 +399,18 @@ class _Search:
             return deviation, self.changes(values), self.size(values)
 
         current = {name: self.knobs[name].value for name in self.ranges}
-        study.enqueue_trial({**{k: v for k, v in current.items()},
-                             **{f"change {k}": False for k in current}})
-        study.optimize(objective, n_trials=n_trials)
+        unchanged = {f"change {k}": False for k in current}
+        study.enqueue_trial({**current, **unchanged})
+        # A designer's first guesses: each value one step up or down alone, so that the front
+        # holds every single change that helps before the sampler combines them.
+        for name, (low, high) in self.ranges.items():
+            knob = self.knobs[name]
+            for direction in (-1, 1):
+                value = knob.cast(knob.value + direction * knob.step)
+                if low <= value <= high:
+                    study.enqueue_trial({**current, **unchanged, name: value,
+                                         f"change {name}": True})
+        study.optimize(objective, n_trials=max(n_trials, len(study.trials) + 10))
         self.fewest = fewest
         seen, front = set(), []
         for t in sorted(study.best_trials, key=lambda t: (t.values[1], t.values[0])):

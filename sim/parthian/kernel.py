@@ -102,7 +102,7 @@ def redeal(g, p):
         j = control.rand_below(ctl, i + 1)
         a, b = (gs[G.HEAD] + 1 + i) % N_LEGIONS, (gs[G.HEAD] + 1 + j) % N_LEGIONS
         deck[a], deck[b] = deck[b], deck[a]
-    legal = g.core.legal
+    legal = g.core.legal[:N_ACTIONS]  # the buffer's upper half holds the asked decision's
     for q in range(p):
         legal_actions(g, q)
         a = core.decide(g, 0, q, legal)

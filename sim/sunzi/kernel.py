@@ -860,7 +860,7 @@ def redeal(g, seat):
         hid[opp, i] = 0
     hid[opp, H.HAND] = in_hand | yellows
     hid[opp, H.DRAWN] = 0
-    legal = g.core.legal
+    legal = g.core.legal[:N_ACTIONS]  # the buffer's upper half holds the asked decision's
     asked_region, asked_amount = pub[P.REGION], pub[P.AMOUNT]
     asked_aux, asked_legal = pub[P.AUX], pub[P.LEGAL]
     pub[P.AMOUNT] = 0

@@ -138,3 +138,16 @@ def test_root_actions_are_compared_on_the_same_worlds():
     ctl[n:n + 5] = [3, 4, 0, 1, 0]                  # 3 tried after 8 visits: at the limit
     ctl[w:w + 5] = [2_000_000, 2_000_000, 0, 0, 0]  # 2/3 beats 2/4 and 0/1 (c = 0)
     assert search.root_world(ctl) == 3 and ctl[H.ROOT_PICK] == 2   # action 0, its 4th world
+
+
+@pytest.mark.parametrize("game", ["sunzi", "parthian", "shuojian", "samurai"])
+def test_a_search_with_trained_rollouts_plays_whole_games(game):
+    """The trained policy as the search's rollout: every redeal asks it for the other seats'
+    hidden choices, with the legal mask cut to the game's actions (Sunzi's and Parthian's
+    redeal once handed it the whole buffer, and the policy's features wrote past their rows:
+    the process died with a corrupted heap)."""
+    spec = get_game(game)
+    n = spec.rules_class().n_seats
+    result = simulate(game, None, ["ismcts:budget=8,rollout=trained"] + [spec.heuristic] * (n - 1),
+                      12, seed=77, rotate_seats=True)
+    assert len(result.records) == 12 and result.records["end_reason"].notna().all()
