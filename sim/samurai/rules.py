@@ -313,6 +313,9 @@ class SamuraiRules(Variant):
         return tuple(int(v) for v in self.card_matrix()[:size, column])
 
     def knob_labels(self, name: str):
+        if name in ("deck_counts", "weapon_difficulty", "weapon_damage"):  # deck_counts[katana]
+            size = L.N_TYPES if name == "deck_counts" else L.N_WEAPONS
+            return tuple(c.lower().replace(" ", "_") for c in L.CARD_NAMES[:size])
         if name == "resilience_values":  # the ability-less yardsticks keep their own
             return tuple(name.lower() if c < L.N_PRINTED_CHARACTERS else None
                          for c, name in enumerate(L.CHARACTER_NAMES))

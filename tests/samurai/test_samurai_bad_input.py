@@ -72,8 +72,8 @@ def test_card_data_are_tunable_knobs():
     rules = SamuraiRules()
     knobs = rules.tunables()
     cards = [k for k in knobs if k.startswith(("deck_counts", "weapon_"))]
-    assert len(cards) == 25 + 13 + 13 and knobs["deck_counts[13]"].value == 15
-    tuned = rules.with_knobs({"deck_counts[13]": 10, "weapon_damage[11]": 4})
+    assert len(cards) == 25 + 13 + 13 and knobs["deck_counts[parry]"].value == 15
+    tuned = rules.with_knobs({"deck_counts[parry]": 10, "weapon_damage[katana]": 4})
     assert tuned.card_matrix()[13, 0] == 10 and tuned.card_matrix()[11, 2] == 4
 
 
