@@ -161,6 +161,13 @@ def load(path) -> Study:
                 fail(f"section {number + 1} ({kind}): {key} must be a list, e.g. "
                      f"{key} = [\"...\"]", key, start)
         _check_shared(section, fail, start)
+        if "target_file" in section:  # a file named in a study is found beside the study
+            section["target_file"] = [str((path.parent / f).resolve()) if not Path(f).is_absolute()
+                                      else f for f in section["target_file"]]
+            for f in section["target_file"]:
+                if not Path(f).is_file():
+                    fail(f"section {number + 1} (tune): target file {f!r}: no such file",
+                         "target_file", start)
     return Study(path, text, data.get("title", f"{spec.title}: a study"), spec.name, rules,
                  shared, [dict(s) for s in sections])
 
