@@ -161,6 +161,7 @@ def load(path) -> Study:
                 fail(f"section {number + 1} ({kind}): {key} must be a list, e.g. "
                      f"{key} = [\"...\"]", key, start)
         _check_shared(section, fail, start)
+        _check_values(section, kind, number, fail, start)
         if "target_file" in section:  # a file named in a study is found beside the study
             section["target_file"] = [str((path.parent / f).resolve()) if not Path(f).is_absolute()
                                       else f for f in section["target_file"]]
@@ -170,6 +171,31 @@ def load(path) -> Study:
                          "target_file", start)
     return Study(path, text, data.get("title", f"{spec.title}: a study"), spec.name, rules,
                  shared, [dict(s) for s in sections])
+
+
+VALUE_CHECKS = {  # key: (test, what a good value is)
+    "tolerance": (lambda v: isinstance(v, (int, float)) and 0 < v < 1, "a number in (0, 1)"),
+    "trials": (lambda v: isinstance(v, int) and v >= 1, "an integer >= 1"),
+    "search_games": (lambda v: isinstance(v, int) and v >= 1000, "an integer >= 1000"),
+    "max_games": (lambda v: isinstance(v, int) and v >= 1000, "an integer >= 1000"),
+    "interactions": (lambda v: isinstance(v, int) and (v == 0 or 2 <= v <= 8), "0 or 2 to 8"),
+    "pareto": (lambda v: isinstance(v, bool), "true or false"),
+    "fewest_changes": (lambda v: isinstance(v, bool), "true or false"),
+    "distance": (lambda v: v in ("max", "rms"), "\"max\" or \"rms\""),
+    "alternative": (lambda v: v in ("two-sided", "greater", "less"),
+                    "\"two-sided\", \"greater\" or \"less\""),
+    "alpha": (lambda v: isinstance(v, (int, float)) and 0 < v < 0.5, "a number in (0, 0.5)"),
+    "power": (lambda v: isinstance(v, (int, float)) and 0.5 < v < 1, "a number in (0.5, 1)"),
+    "delta": (lambda v: isinstance(v, (int, float)) and v > 0, "a positive number (pp)"),
+}
+
+
+def _check_values(section: dict, kind: str, number: int, fail, start: int) -> None:
+    for key, (good, wanted) in VALUE_CHECKS.items():
+        if key in section and (isinstance(section[key], bool) and wanted != "true or false"
+                               or not good(section[key])):
+            fail(f"section {number + 1} ({kind}): {key} must be {wanted}, got "
+                 f"{section[key]!r}", key, start)
 
 
 def _check_shared(table: dict, fail, start: int) -> None:

@@ -54,6 +54,8 @@ def test_a_study_file_runs_every_section_and_its_hash_is_in_the_provenance(tmp_p
      r"line 13: section 2 \(sweep\): vary must be a list"),
     (GOOD.replace("players = 3", "players = 9"), r"line 3: .*3 to 6"),
     (GOOD + "[[", "not valid TOML"),
+    (GOOD + '[[section]]\nkind = "tune"\nvary = ["charges"]\ntolerance = 0\n',
+     r"line 18: section 3 \(tune\): tolerance must be a number in \(0, 1\), got 0"),
 ])
 def test_bad_files_are_refused_with_the_line(tmp_path, text, message):
     with pytest.raises(S.StudyFileError, match=message):
