@@ -346,22 +346,25 @@ def outpost(g):
     r = ask_target(g, WHITE, POWER.A, (1 << pub[P.N_REGIONS]) - 1)
     if r != PASS:
         spend_power(g, np.int64(WHITE), r, np.int64(-1))
-        pub[seat_at(WHITE, S.SUPPLY)] -= 1
-        pub[region_at(r, RG.MARKERS + WHITE)] += 1
+        k = min(g.rec[0].rules[R.AMOUNTS + 0], pub[seat_at(WHITE, S.SUPPLY)])
+        pub[seat_at(WHITE, S.SUPPLY)] -= k
+        pub[region_at(r, RG.MARKERS + WHITE)] += k
         log_event(g, EV.MARKER, pub[P.ROUND], WHITE, r, 0)
 
 
 @jit
 def round6_powers(g):
-    """SZ-16b, SZ-16d, SZ-17d: the round-6 powers (OP-9: after round 6's battles by default)."""
-    pub = g.rec[0].pub
+    """SZ-16b, SZ-16d, SZ-17d: the round-6 powers (OP-9: after round 6's battles by default),
+    each moving the number of armies its card prints (1; rules[R.AMOUNTS + k])."""
+    pub, rules = g.rec[0].pub, g.rec[0].rules
     n_regions = pub[P.N_REGIONS]
     if power_ready(g, WHITE, POWER.B) and pub[seat_at(WHITE, S.SUPPLY)] > 0:
         r = ask_target(g, WHITE, POWER.B, (1 << n_regions) - 1)
         if r != PASS:
             spend_power(g, np.int64(WHITE), r, np.int64(-1))
-            pub[seat_at(WHITE, S.SUPPLY)] -= 1
-            pub[region_at(r, RG.ARMIES + WHITE)] += 1
+            k = min(rules[R.AMOUNTS + 1], pub[seat_at(WHITE, S.SUPPLY)])
+            pub[seat_at(WHITE, S.SUPPLY)] -= k
+            pub[region_at(r, RG.ARMIES + WHITE)] += k
     if power_ready(g, WHITE, POWER.D):
         movable = 0
         for r in range(n_regions):
@@ -373,13 +376,15 @@ def round6_powers(g):
             pub[P.AUX] = L.AUX_MARCH_TO
             r = ask_seldom(g, np.int64(D.TARGET), np.int64(WHITE), pub[region_at(q, RG.ADJ)])
             spend_power(g, np.int64(WHITE), q, r)
-            pub[region_at(q, RG.ARMIES + WHITE)] -= 1
-            pub[region_at(r, RG.ARMIES + WHITE)] += 1
+            k = min(rules[R.AMOUNTS + 2], pub[region_at(q, RG.ARMIES + WHITE)])
+            pub[region_at(q, RG.ARMIES + WHITE)] -= k
+            pub[region_at(r, RG.ARMIES + WHITE)] += k
     if power_ready(g, BLACK, POWER.D):  # the opponent's armies only; markers cannot be removed
         r = ask_target(g, BLACK, POWER.D, regions_where(pub, WHITE, RG.ARMIES, -1))
         if r != PASS:
             spend_power(g, np.int64(BLACK), r, np.int64(-1))
-            remove_armies(g, WHITE, r, 1)
+            remove_armies(g, WHITE, r, min(rules[R.AMOUNTS + 4],
+                                           pub[region_at(r, RG.ARMIES + WHITE)]))
 
 
 # --- cards ----------------------------------------------------------------------------------
@@ -605,7 +610,7 @@ def plague(g, r, black_played):
     for seat in range(2):
         n = pub[region_at(r, RG.ARMIES + seat)]
         if wipe and (seat == WHITE or not rules[R.WIPE_OPPONENT]):
-            lose = max(n - 1, 0)
+            lose = max(n - rules[R.AMOUNTS + 3], 0)
         else:
             lose = plague_loss(rules, n)
         if seat == BLACK and lose > 0 and power_ready(g, BLACK, POWER.A):

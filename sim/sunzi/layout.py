@@ -237,10 +237,16 @@ class RuleField(NamedTuple):
     MARKERS_MOVE: int    # SZ-15 "unless used for other actions": 1 = markers may cover a shortage
     ORDER_EACH: int      # SZ-8: 1 = the decider picks the next region after each reveal
     REMOVED: int         # SZ-6: bitmask of card ids taken out of both decks (card interventions)
+    AMOUNTS: int         # + POWER_AMOUNTS index: the leader powers' numbers (leader_amounts)
 
 
 R = RuleField(0, 1, 2, 3, *range(5, 5 + len(RuleField._fields) - 4))
-N_RULES = R.REMOVED + 1
+# The numbers printed on the leader powers (SZ-16, SZ-17), in this order, each 1 on the cards:
+# Sun Wu a markers placed, b armies placed, d armies moved; Chu b armies left by the Plague,
+# d armies removed. rules[R.AMOUNTS + k].
+POWER_AMOUNTS = ("white_a_markers", "white_b_armies", "white_d_moved", "black_b_left",
+                 "black_d_removed")
+N_RULES = R.AMOUNTS + len(POWER_AMOUNTS)
 
 
 # The kernel's fixed-size arrays live in one record (sim/sunzi/kernel.py State.rec), so that

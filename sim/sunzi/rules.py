@@ -148,13 +148,19 @@ class SunziRules(Variant):
     removed: tuple | None = option(None, "cards taken out of both sides' decks, e.g. '7,plague' "
                                    "(what a card is worth: the interventional card table); "
                                    "default: none", "SZ-6", parse=parse_names)
+    leader_amounts: tuple | None = option(
+        None, "the numbers the leader powers print (each 1): Sun Wu a markers placed (SZ-16a), "
+        "b armies placed (SZ-16b), d armies moved (SZ-16d), Chu b armies a wiping Plague "
+        "leaves (SZ-17b), d armies removed (SZ-17d), e.g. '1,2,1,1,1'; design data the "
+        "workbench tunes (knobs leader_amounts[white_b_armies] ...)", "SZ-16, SZ-17",
+        parse=lambda text: tuple(int(v) for v in parse_names(text)), tune=Tunable(0, 9, span=2))
     tile_order: tuple | None = option(None, "index into the tile set of each region's tile "
                                       "(scripted games); default: drawn at random", "SZ-4",
                                       parse=lambda text: tuple(int(v) for v in parse_names(text)))
 
     def __post_init__(self):
         for name in ("regions", "adjacency", "tiles", "deck_white", "deck_black", "tile_order",
-                     "removed"):
+                     "removed", "leader_amounts"):
             value = getattr(self, name)
             if isinstance(value, (list, tuple)):
                 object.__setattr__(self, name, tuple(
@@ -182,6 +188,7 @@ class SunziRules(Variant):
             raise RulesError("leader 'none' (no leader) needs leader_card=held: with the leader "
                              "card in the deck a leader-less side would draw a dead card (OP-9)")
         self.removed_mask()
+        self.power_amounts()
         self.adjacency_masks()
         self.tile_set()
         self.tile_indices()
@@ -191,6 +198,17 @@ class SunziRules(Variant):
     @property
     def n_seats(self) -> int:
         return 2
+
+    def power_amounts(self) -> tuple[int, ...]:
+        """The leader powers' numbers (layout.POWER_AMOUNTS order; the cards print 1 each)."""
+        if self.leader_amounts is None:
+            return (1,) * len(L.POWER_AMOUNTS)
+        values = self.leader_amounts
+        if len(values) != len(L.POWER_AMOUNTS) or any(
+                isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 9 for v in values):
+            raise RulesError(f"leader_amounts={values!r} needs {len(L.POWER_AMOUNTS)} integers "
+                             f"0..9: {', '.join(L.POWER_AMOUNTS)} (SZ-16, SZ-17)")
+        return tuple(values)
 
     def start_armies(self) -> int:
         return DEFAULT_ARMIES[self.mode] if self.armies is None else self.armies
@@ -286,9 +304,14 @@ class SunziRules(Variant):
     def tunable_value(self, name: str):
         if name == "armies":
             return self.start_armies()
+        if name == "leader_amounts":
+            return self.power_amounts()
         if name == "tiles":  # flat: tile 0's values for rounds 3, 6, 9, then tile 1's, ...
             return tuple(v for tile in self.tile_set() for v in tile)
         return super().tunable_value(name)
+
+    def knob_labels(self, name: str):
+        return L.POWER_AMOUNTS if name == "leader_amounts" else None
 
     def tunable_changes(self, name: str, values: tuple) -> dict:
         if name == "tiles":
@@ -304,6 +327,7 @@ class SunziRules(Variant):
             r[L.R.LEADER + seat] = (L.LEADER_NONE if leader == "none"   # "strategy" = LEADER_STRATEGY
                                     else LEADER_CHOICES.index(leader))
         r[L.R.REMOVED] = self.removed_mask()
+        r[L.R.AMOUNTS:L.R.AMOUNTS + len(L.POWER_AMOUNTS)] = self.power_amounts()
         r[L.R.TRACK] = self.track_length
         r[L.R.ARMIES] = self.start_armies()
         r[L.R.PLAGUE_RULING] = self.plague_rounding == "ruling"

@@ -119,3 +119,24 @@ def test_a_planted_effect_comes_out_on_top_and_a_null_change_stays_null():
     assert table.loc[null.name, "ci_low"] < 0 < table.loc[null.name, "ci_high"]
     assert not table.loc[null.name, "significant"]
     assert np.isfinite(table.loc[null.name, "corr"])  # a real change: the games differ
+
+
+def test_leader_powers_numbers_are_tunable_and_default_to_the_printed_one():
+    """SZ-16b (one extra army), SZ-16d (one army moved), SZ-17d (one army removed), SZ-16a (one
+    marker), SZ-17b (a Plague down to one): leader_amounts moves each number. The printed 1s
+    play the very same games as the default; a Sun Wu b that places five armies wins White
+    more games on the same deals."""
+    import numpy as np
+
+    from sim.errors import RulesError
+    from sim.runner import simulate
+
+    base = {"warlord": True, "leader_white": "b", "leader_black": "a"}
+    printed = simulate("sunzi", {**base, "leader_amounts": "1,1,1,1,1"}, "counter", 1500, seed=3)
+    default = simulate("sunzi", base, "counter", 1500, seed=3)
+    assert printed.records.equals(default.records)
+    stronger = simulate("sunzi", {**base, "leader_amounts": "1,5,1,1,1"}, "counter", 1500, seed=3)
+    gain = stronger.records["win_0"].to_numpy(float) - default.records["win_0"].to_numpy(float)
+    assert gain.mean() - 2.6 * gain.std(ddof=1) / np.sqrt(gain.size) > 0
+    with pytest.raises(RulesError, match="leader_amounts"):
+        simulate("sunzi", {**base, "leader_amounts": "1,1"}, "counter", 10)
