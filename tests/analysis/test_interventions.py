@@ -93,3 +93,15 @@ def test_bad_requests_say_what_exists():
         I.interventions(PARTHIAN, BASE, cards=[legion(0)], strategies="random", n_games=1)
     with pytest.raises(I.CardsError, match="held"):
         I.Card("x", "card", {I.REMOVE: {}})
+
+
+@pytest.mark.parametrize("game", ["goofspiel", "kuhn"])
+def test_the_calibration_games_declare_cards_too(game):
+    """`balance cards` works for every game: Goofspiel's top card (GS-1), Kuhn poker's stakes
+    (KP-2, KP-3), whose effect on who wins is exactly zero (no built-in looks at the stakes)."""
+    table = I.interventions(game, None, "random", n_games=600, precision=None, seed=2)
+    assert (table["status"] == "ok").all() and len(table) >= 1
+    if game == "kuhn":
+        assert (table["effect"] == 0).all()
+    else:   # 1..13 = 91 points tie only when tied turns discard some; 1..12 = 78 split 39-39
+        assert table["ci_low"].iloc[0] > 0

@@ -2,6 +2,11 @@
 a policy, of the trained policy and of the search player)."""
 
 from .calibration import objective as _objective
+from .cards import cards
+
+# The card table's levels of play (analysis.interventions.levels) and its edge.
+LEVELS = {"random": "random", "heuristic": "nash", "trained": "trained"}
+EDGE = "first_seat_advantage"
 
 # How the shipped trained policy (strategies/policies/kuhn.json) is made: CMA-ES on minus its
 # exact exploitability (NashConv), the one game whose truth is known.
