@@ -86,7 +86,10 @@ def test_sign_changes_flag_an_effect_that_reverses_between_levels():
     assert flagged["card"].tolist() == ["a"] and flagged["verdict"].tolist() == ["reverses"]
 
 
-def test_bad_requests_say_what_exists():
+def test_bad_requests_say_what_exists(monkeypatch):
+    import analysis.studies.kuhn as kuhn_study
+
+    monkeypatch.delattr(kuhn_study, "cards")   # a game whose study declares no cards
     with pytest.raises(I.CardsError, match="declares no cards"):
         I.interventions("kuhn", None, n_games=100)
     with pytest.raises(I.CardsError, match="games per version"):

@@ -64,7 +64,7 @@ def test_cards_metrics_and_study_run_from_the_command_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["cards", "kuhn"], "declares no cards"),
+    (["cards", "parthian", "--games", "1"], "games per version must be an integer >= 2"),
     (["cards", "parthian", "--card", "joker"], "no card 'joker'"),
     (["cards", "parthian", "--level", "expert"], "no level 'expert'"),
     (["tune", "parthian", "--balance", "teams", "--vary", "charges"], "no balance group 'teams'"),
