@@ -222,7 +222,10 @@ def strongest_verdict(table: pd.DataFrame, metric: str = "first_seat_advantage",
     if metric not in table:
         return None
     half = (table[f"{metric}_high"] - table[f"{metric}_low"]) / 2
-    tight_rows = table[half <= tight]
+    # a rung whose games never vary (a deterministic match, nobody ever winning: Parthian
+    # Shot's selfish trained seats) measures nothing, however narrow its interval
+    varies = (half > 0) & (table["decided"] > 0 if "decided" in table else True)
+    tight_rows = table[(half <= tight) & varies]
     if tight_rows.empty:
         return None
     row = tight_rows.iloc[-1]

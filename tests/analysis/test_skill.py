@@ -74,6 +74,11 @@ def test_the_verdict_names_the_strongest_rung_measured_tightly():
     text = strongest_verdict(table)
     assert text.startswith("at `trained` play") and "excludes zero" in text and "+3.0 pp" in text
     assert strongest_verdict(table.iloc[[3]]) is None
+    nobody_wins = table.assign(decided=[0.9, 0.9, 0.0, 0.9])  # the trained rung never decides
+    assert strongest_verdict(nobody_wins).startswith("at `counter` play")
+    frozen = table.assign(first_seat_advantage_low=[-0.006, 0.02, -0.1, -0.05],
+                          first_seat_advantage_high=[0.008, 0.02, 0.2, 0.15])  # counter never varies
+    assert strongest_verdict(frozen).startswith("at `random` play")
     doc = Doc(__import__("pathlib").Path(__import__("tempfile").mkdtemp()))
     doc.verdict("random-play verdict")
     doc.skilled_verdict(text)
