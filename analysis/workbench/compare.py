@@ -151,7 +151,7 @@ def parse_side(text, spec) -> dict:
         for piece in str(item).split(","):
             key, sep, value = piece.partition("=")
             key = key.strip()
-            if sep and (key in options or key in specs.STRATEGIES or re.fullmatch(r"\w+\[\d+\]", key)):
+            if sep and (key in options or key in specs.STRATEGIES or re.fullmatch(r"\w+\[\w+\]", key)):
                 if key in out:
                     raise specs.WorkbenchError(f"{item!r} sets {key!r} twice")
                 name, out[key] = key, value.strip()
@@ -194,6 +194,9 @@ def check_metric(spec, metric: str, sides: Sequence[Side]) -> None:
     for side in sides:
         n = side.rules.n_seats
         known = [*M.metric_names(spec, n), *(f"side_{k}" for k in range(n))]
+        if metric not in known and M.declares_metrics(spec):   # the study's own, by name
+            sample = simulate(spec, side.rules, side.strategies, 20, 0, progress=False)
+            known += [m for m in M.per_game(sample.records, spec, n) if m not in known]
         if metric not in known:
             raise specs.WorkbenchError(f"unknown metric {metric!r} for {side.label} "
                                        f"({side.text}); metrics: {', '.join(known)}")

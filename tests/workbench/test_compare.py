@@ -165,3 +165,12 @@ def test_bad_input_exits_2_with_a_message(argv, message, capsys):
     assert main(["compare", "goofspiel", "--no-progress", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_compare_reads_a_metric_the_study_declares():
+    """Samurai Sword's team win rates (SS-19) are declared by its study: `--metric team_ninja`
+    pairs them game by game; one more point of Ninja starting honour (SS-2) is a large change."""
+    result = compare("samurai", None, "role_honour[ninja]=4", rules={"n_players": 5},
+                     strategies="shrewd", metric="team_ninja", delta=5.0, batch=500,
+                     max_games=4000)
+    assert result.decision == "H1" and result["diff"] > 0.05
