@@ -41,7 +41,9 @@ and the shares add up to v_all - v_0, the edge that the k cards carry together.
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -59,6 +61,7 @@ from sim.trained import shipped_path
 from sim.games import get_game
 
 from .stats import newcombe_difference, paired_where_both
+from .studies import study_module
 from .workbench import metrics as M
 from .workbench.precision import FIRST_STEP, MAX_GROWTH
 
@@ -112,8 +115,6 @@ class Card:
 # --- what a game declares ---------------------------------------------------------------------
 
 def study(game):
-    from .report import study_module
-
     spec = get_game(game)
     module = study_module(spec.name)
     if module is None or not hasattr(module, "cards"):
@@ -185,9 +186,6 @@ def owner_values(records: pd.DataFrame, card: Card, game, n_seats: int,
     return values[card.owner]
 
 
-paired = paired_where_both
-
-
 def fdr(p: np.ndarray) -> np.ndarray:
     """Benjamini-Hochberg q-values; NaN p (no spread: nothing changed) stay NaN."""
     p = np.asarray(p, float)
@@ -238,9 +236,6 @@ class PairedBatches:
 
 
 def _digest(request: dict) -> str:
-    import hashlib
-    import json
-
     return hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -354,7 +349,7 @@ def _level_table(spec, base, level, seats, cards, n_games, precision, max_games,
             before = owner_values(base_records, card, spec, base.n_seats, dealt)
             after = owner_values(batches.records((card.name, label), n), card, spec,
                                  base.n_seats, dealt)
-            d = paired(after, before)
+            d = paired_where_both(after, before)
             half = (d["ci_high"] - d["ci_low"]) / 2
             if n_games is not None or n >= max_games or not half > target:
                 break
@@ -536,7 +531,6 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
     REPORT_GAMES, QUICK_GAMES with ``quick``), or ``precision`` to grow each effect; ``level``
     and ``cards`` as :func:`interventions` takes them. Returns the table."""
     from .markdown import p_text, pp_text
-    from .plots import difference_plot, heatmap
 
     spec = get_game(game)
     base = as_rules(spec, rules)
@@ -578,19 +572,12 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
                                         table["oh_gain_high"]),
         "disagrees": np.where(table["disagrees"].fillna(False).astype(bool), "yes", "")})
     doc.table(file_prefix, table, view)
-    shown = table[ok & (table["level"] == top_level)].assign(size=lambda t: t["effect"].abs())
-    shown = shown.sort_values("size", ascending=False).head(25)
-    if len(shown):
-        forest = shown.assign(label=shown["card"] + " " + shown["intervention"],
-                              effect=100 * shown["effect"], ci_low=100 * shown["ci_low"],
-                              ci_high=100 * shown["ci_high"])
-        forest.attrs["provenance"] = {**table.attrs["provenance"], "n_games": n}
-        doc.figure(f"{file_prefix}_forest", difference_plot(
-            forest, "label", value="effect", xlabel="effect on the owner's win rate, pp",
-            what=f"Card effects by intervention, {top_level} play (largest 25)"),
-            "Each dot is one change of one card, its bar the paired 95% interval; right of the "
-            "dashed line the change helps the card's owner. Removing a strong card moves left, "
-            "a +1 on a useful value moves right.")
+    forest = forest_figure(table, top_level, 25)
+    if forest is not None:
+        doc.figure(f"{file_prefix}_forest", forest,
+                   "Each dot is one change of one card, its bar the paired 95% interval; right of "
+                   "the dashed line the change helps the card's owner. Removing a strong card "
+                   "moves left, a +1 on a useful value moves right.")
     changes = sign_changes(table)
     for row in changes.itertuples():
         levels_text = ", ".join(f"{name} {100 * getattr(row, f'effect_{name}'):+.1f} pp"
@@ -616,10 +603,7 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
                  "the edge more than apart. A card's Shapley share is its average contribution "
                  "over every order of making the changes; the shares add up to the change "
                  f"all {len(chosen)} make together ({100 * shapley.attrs['total']:+.1f} pp).")
-        doc.figure(f"{file_prefix}_synergy", heatmap(
-            synergy.assign(synergy=100 * synergy["synergy"]), "a", "b", "synergy", fmt="{:+.1f}",
-            cmap="RdBu_r", center=0.0, rotation=30,
-            what=f"Pairwise synergy on {metric}, pp ({top_level} play)"),
+        doc.figure(f"{file_prefix}_synergy", synergy_figure(synergy, top_level),
             "Each cell is Δ(A and B) − Δ(A) − Δ(B) in percentage points (intervals in the CSV); "
             "near 0: the two changes add up; far from 0: they interact.")
         doc.table(f"{file_prefix}_synergy", synergy, pd.DataFrame({
@@ -633,6 +617,35 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
             "of the total": shapley["fraction"].map(
                 lambda f: "" if not np.isfinite(f) else f"{100 * f:.0f}%")}))
     return table
+
+
+def forest_figure(table: pd.DataFrame, level: str, top: int = 25):
+    """The ``top`` largest effects at a level, in pp with their paired intervals (None when no
+    effect was played)."""
+    from .plots import difference_plot
+
+    shown = table[(table["status"] == "ok") & (table["level"] == level)]
+    shown = shown.assign(size=shown["effect"].abs()).sort_values("size", ascending=False).head(top)
+    if shown.empty:
+        return None
+    forest = shown.assign(label=shown["card"] + " " + shown["intervention"],
+                          effect=100 * shown["effect"], ci_low=100 * shown["ci_low"],
+                          ci_high=100 * shown["ci_high"])
+    forest.attrs["provenance"] = {**table.attrs.get("provenance", {}),
+                                  "n_games": int(shown["n"].max())}
+    return difference_plot(forest, "label", value="effect",
+                           xlabel="effect on the owner's win rate, pp",
+                           what=f"Card effects by intervention, {level} play (largest {top})")
+
+
+def synergy_figure(synergy: pd.DataFrame, level: str):
+    """The pairwise synergies of :func:`coalitions` as a heat map, in pp."""
+    from .plots import heatmap
+
+    metric = synergy.attrs["provenance"]["metric"]
+    return heatmap(synergy.assign(synergy=100 * synergy["synergy"]), "a", "b", "synergy",
+                   fmt="{:+.1f}", cmap="RdBu_r", center=0.0, rotation=30,
+                   what=f"Pairwise synergy on {metric}, pp ({level} play)")
 
 
 def strongest_level(table: pd.DataFrame, names: Sequence[str]) -> str:

@@ -10,8 +10,6 @@ this module finds the studies by the registered game names and knows no game its
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 from typing import Sequence
@@ -20,16 +18,7 @@ from sim.errors import BalanceError
 from sim.games import game_names
 from sim.runner import one_kernel, warm_kernels
 
-STUDIES_PACKAGE = "analysis.studies"
-
-
-def study_module(game: str) -> ModuleType | None:
-    """The study module of a registered game, or None when the game has no study yet."""
-    name = f"{STUDIES_PACKAGE}.{game}"
-    if importlib.util.find_spec(name) is None:
-        return None
-    return importlib.import_module(name)
-
+from .studies import study_module
 
 def studies() -> dict[str, ModuleType]:
     """Every registered game whose study writes a report, by name (sorted). A study without

@@ -136,8 +136,7 @@ def load(path) -> Study:
     if "players" in data:
         options["n_players"] = data["players"]
     try:
-        rules = as_rules(spec, {k: str(v) if not isinstance(v, (list, tuple)) else
-                                ",".join(map(str, v)) for k, v in options.items()})
+        rules = as_rules(spec, {k: _text(v) for k, v in options.items()})
     except BalanceError as error:
         fail(str(error), "options" if "options" in data else "players")
     shared = {k: data[k] for k in SHARED - {"options"} if k in data}
@@ -162,6 +161,11 @@ def load(path) -> Study:
                      f"{key} = [\"...\"]", key, start)
         _check_shared(section, fail, start)
         _check_values(section, kind, number, fail, start)
+        if "options" in section:
+            try:
+                section_rules(rules, section)
+            except BalanceError as error:
+                fail(f"section {number + 1} ({kind}): {error}", "options", start)
         if "target_file" in section:  # a file named in a study is found beside the study
             section["target_file"] = [str((path.parent / f).resolve()) if not Path(f).is_absolute()
                                       else f for f in section["target_file"]]
@@ -227,16 +231,25 @@ def run(study: Study | str | Path, out_dir=None, *, jobs: int = 1, progress: boo
              f"{spec.title}, {_variant_text(study.rules)}.")
     for number, section in enumerate(study.sections, start=1):
         settings = {**study.shared, **{k: v for k, v in section.items() if k in SHARED}}
-        rules = study.rules
-        if "options" in section:
-            rules = rules.replace(**{k: _option(spec, k, v) for k, v in section["options"].items()})
+        rules = section_rules(study.rules, section)
         RUNNERS[section["kind"]](doc, spec, rules, section, settings, number, jobs, progress,
                                  study.provenance())
     return doc.write()
 
 
-def _option(spec, name, value):
-    return as_rules(spec, {name: str(value)}).to_dict()[name] if name != "n_players" else int(value)
+def _text(value) -> str:
+    """A TOML value as the text ``-o`` takes (lists joined by commas): the one conversion of
+    option values, the command line's."""
+    return ",".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+
+
+def section_rules(rules, section: dict):
+    """The study's variant with a section's own ``options``."""
+    if "options" not in section:
+        return rules
+    if not isinstance(section["options"], dict):
+        raise StudyFileError("options must be a table, e.g. options = { mode = \"advanced\" }")
+    return rules.replace(**{k: _text(v) for k, v in section["options"].items()})
 
 
 def _variant_text(rules) -> str:

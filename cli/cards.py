@@ -70,7 +70,6 @@ def run_cards(args) -> int:
 
     from analysis import interventions as I
     from analysis.markdown import pp_text
-    from analysis.plots import difference_plot, heatmap
 
     from .requests import game_request
     from .workbench import _save
@@ -102,14 +101,7 @@ def run_cards(args) -> int:
     out = args.out or Path("workbench") / f"{spec.name}-cards"
     out.mkdir(parents=True, exist_ok=True)
     last = I.strongest_level(table, list(dict.fromkeys(table["level"])))
-    top = ok[ok["level"] == last].assign(size=lambda t: t["effect"].abs()) \
-        .sort_values("size", ascending=False).head(30)
-    forest = top.assign(label=top["card"] + " " + top["intervention"], effect=100 * top["effect"],
-                        ci_low=100 * top["ci_low"], ci_high=100 * top["ci_high"])
-    forest.attrs["provenance"] = p
-    figure = difference_plot(forest, "label", value="effect",
-                             xlabel="effect on the owner's win rate, pp",
-                             what=f"Card effects by intervention, {last} play") if len(top) else None
+    figure = I.forest_figure(table, last, 30)
     for path in _save(out, "cards", table, figure):
         print(f"written: {path}")
     for change in I.sign_changes(table).itertuples():
@@ -124,9 +116,6 @@ def run_cards(args) -> int:
               f"(they add up to {100 * shapley.attrs['total']:+.2f} pp):")
         print(pd.DataFrame({"card": shapley["card"], "share, pp (95% CI)": pp_text(
             shapley["share"], shapley["ci_low"], shapley["ci_high"])}).to_string(index=False))
-        figure = heatmap(synergy.assign(synergy=100 * synergy["synergy"]), "a", "b", "synergy",
-                         fmt="{:+.1f}", cmap="RdBu_r", center=0.0, rotation=30,
-                         what=f"Pairwise synergy, pp ({last} play)")
-        for path in [*_save(out, "synergy", synergy, figure), *_save(out, "shapley", shapley)]:
+        for path in [*_save(out, "synergy", synergy, I.synergy_figure(synergy, last)), *_save(out, "shapley", shapley)]:
             print(f"written: {path}")
     return 0

@@ -350,18 +350,19 @@ def run_sensitivity(args) -> int:
 
 
 def run_metrics(args) -> int:
+    from analysis.studies import study_module
+    from analysis.workbench import metrics as M
     from analysis.workbench import targets as T
-    from analysis.workbench.metrics import _study
     from sim.runner import simulate
 
     spec, rules, strategies = _request(args)
     result = simulate(spec, rules, strategies, args.games, 0, progress=False)
-    row = T.metric_row(result, spec, rules.n_seats)
+    row = M.measured(result, spec, rules.n_seats)
     print(f"metrics of {spec.title} ({rules.n_seats} seats; a sample of {args.games} games, "
           f"every seat {strategies}):")
     for name in T.known(row):
         print(f"  {name:28s} {row[name]:.4f}")
-    groups = {**T.GENERIC_BALANCE, **dict(getattr(_study(spec.name), "BALANCE", {}))}
+    groups = {**T.GENERIC_BALANCE, **dict(getattr(study_module(spec.name), "BALANCE", {}))}
     print("balance groups (--balance GROUP = max_gap(PATTERN)=0): "
           + ", ".join(f"{k} = {v}" for k, v in groups.items()))
     print("goals may also name max_gap(PATTERN) and match(A,B): docs/workbench.md")

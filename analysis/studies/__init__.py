@@ -23,3 +23,17 @@ A study writes through ``analysis.markdown.Doc``, which renders the same content
   excludes zero);
 - ``doc.write()`` at the end.
 """
+
+
+import importlib
+import importlib.util
+from types import ModuleType
+
+
+def study_module(game: str) -> ModuleType | None:
+    """The study of a registered game (``analysis.studies.<game>``), or None when it has none:
+    how every shared module finds what a game declares (report, metrics, cards, goals)."""
+    name = f"{__name__}.{game}"
+    if importlib.util.find_spec(name) is None:
+        return None
+    return importlib.import_module(name)

@@ -18,8 +18,6 @@ value per game (for paired differences on common random numbers).
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 
 import numpy as np
 import pandas as pd
@@ -29,6 +27,7 @@ from sim.games import get_game
 from sim.results import Summary
 
 from ..stats import mean_interval, wilson
+from ..studies import study_module
 
 Z95 = float(stats.norm.ppf(0.975))
 
@@ -115,7 +114,7 @@ def per_game(records: pd.DataFrame, game, n_seats: int) -> dict[str, np.ndarray]
     for end in spec.headline_ends:
         values[end] = (records["end_reason"] == end).to_numpy(float)
     values[f"{spec.length_name}_mean"] = records[spec.length_name].to_numpy(float)
-    declared = getattr(_study(spec.name), "game_metrics", None)
+    declared = getattr(study_module(spec.name), "game_metrics", None)
     if declared is not None:
         values.update(declared(records, n_seats))
     return values
@@ -124,14 +123,14 @@ def per_game(records: pd.DataFrame, game, n_seats: int) -> dict[str, np.ndarray]
 def declares_metrics(game) -> bool:
     """True when the game's study declares per-game metrics (read from the per-game records, so
     a batch that needs them keeps its records)."""
-    return getattr(_study(get_game(game).name), "game_metrics", None) is not None
+    return getattr(study_module(get_game(game).name), "game_metrics", None) is not None
 
 
 def measured(results, game, n_seats: int, confidence: float = 0.95) -> dict:
     """:func:`headline`, plus the study's declared metrics as means with t-intervals when the
     batch kept its records: the row every workbench command reads its metrics from."""
     row = headline(results.summary, confidence)
-    declared = getattr(_study(get_game(game).name), "game_metrics", None)
+    declared = getattr(study_module(get_game(game).name), "game_metrics", None)
     if results.records is None or declared is None:
         return row
     t = float(stats.t.ppf(0.5 + confidence / 2, max(len(results.records) - 1, 1)))
@@ -143,8 +142,3 @@ def measured(results, game, n_seats: int, confidence: float = 0.95) -> dict:
         row.update({name: mean, f"{name}_low": mean - half, f"{name}_high": mean + half})
     return row
 
-
-def _study(game: str):
-    """The game's study module, found by name (this module knows no game), or None."""
-    name = f"analysis.studies.{game}"
-    return importlib.import_module(name) if importlib.util.find_spec(name) else None

@@ -40,6 +40,7 @@ from scipy import stats
 from sim.games import get_game
 
 from . import metrics as M
+from ..studies import study_module
 from .specs import WorkbenchError
 
 OPS = ("<=", ">=", "==", "=")
@@ -135,8 +136,6 @@ def parse_goal(text: str, where: Mapping | None = None) -> Goal:
 
 def balance_goal(game, group: str) -> Goal:
     """``--balance GROUP``: the gap between the group's metrics at 0."""
-    from ..report import study_module
-
     spec = get_game(game)
     study = study_module(spec.name)
     groups = {**GENERIC_BALANCE, **dict(getattr(study, "BALANCE", {}))}
@@ -209,10 +208,6 @@ def distance(deviations: Sequence[float], how: str = "max") -> float:
 
 
 # --- measuring what the goals name ---------------------------------------------------------------
-
-needs_records = M.declares_metrics
-metric_row = M.measured
-
 
 def match_rate(spec, rules, a, b, n_games: int, seed: int, *, jobs: int = 1, run_dir=None,
                confidence: float = 0.95) -> dict:

@@ -241,12 +241,12 @@ def measure(spec, rules, strategies, n_games, seed, goals, *, precision=None, ma
     """The metrics the goals name, with intervals, from one batch (grown to ``precision`` when
     given): headline metrics, the study's declared metrics when a goal may need them (the batch
     then keeps its records), and a rotated match batch per ``match(A,B)`` goal."""
-    records = T.needs_records(spec) and any(g.match is None and g.expression not in
+    records = M.declares_metrics(spec) and any(g.match is None and g.expression not in
                                              M.metric_names(spec, rules.n_seats) for g in goals)
     result = run_batch(spec, rules, strategies, n_games, seed, precision=precision,
                        max_games=max_games, jobs=jobs, stream=not records, run_dir=run_dir)
     while True:
-        row = T.metric_row(result, spec, rules.n_seats)
+        row = M.measured(result, spec, rules.n_seats)
         for goal in goals:
             if goal.match is not None:
                 row.update(T.match_rate(spec, rules, *goal.match, row["n_games"], seed,

@@ -2,7 +2,7 @@
 import pandas as pd
 import pytest
 
-from analysis.report import study_module
+from analysis.studies import study_module
 from analysis.studies import shuojian
 
 # Many-game tests carry a time limit, so that a hang fails (issue 21): about 4x the warm duration

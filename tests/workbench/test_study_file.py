@@ -69,3 +69,10 @@ def test_the_shipped_study_files_are_valid():
     assert shipped
     for path in shipped:
         S.load(path)
+
+
+def test_a_section_may_change_the_options_and_a_bad_one_is_refused_with_the_line(tmp_path):
+    study = S.load(write(tmp_path, GOOD + '\n[[section]]\nkind = "summary"\noptions = { charges = 3 }\n'))
+    assert S.section_rules(study.rules, study.sections[2]).charges == 3
+    with pytest.raises(S.StudyFileError, match=r"line 18: section 3 \(summary\):.*charges"):
+        S.load(write(tmp_path, GOOD + '\n[[section]]\nkind = "summary"\noptions = { charges = "many" }\n'))
