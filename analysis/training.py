@@ -82,19 +82,39 @@ def tables(candidate, opponents: list, n_seats: int) -> list[list]:
 FLOOR = 0.05
 
 
-def fitness(game: str, rules, candidate, opponents: list, n_games: int, seed: int) -> float:
+FITNESS = ("fair", "field")
+FIELD_CAP = float(np.log(1.25))
+
+
+def fitness(game: str, rules, candidate, opponents: list, n_games: int, seed: int,
+            relative_to: str = "fair") -> float:
     """The mean over the candidate's tables of log(FLOOR + its win share over a fair share).
 
     The logarithm makes the training care most about its worst tables: doubling a share it
     barely wins gains as much as doubling one it already wins twice over, so a policy cannot
-    buy a sure win against a weak opponent with a loss against a strong one."""
+    buy a sure win against a weak opponent with a loss against a strong one.
+
+    ``relative_to="field"`` divides by the other seats' mean share in the same games instead
+    (log((FLOOR + n share) / (FLOOR + n field))). It is for games some of whose tables nobody
+    can win, where the best a seat can do is a game that no one wins (docs/training.md has
+    one: a search with a perfect model of the table finds nothing better): only a fitness that
+    counts the others' wins tells denying them from losing to them. A table won at
+    a quarter over the field's share counts no more (FIELD_CAP): the goal is to beat every
+    table, and without the cap a sure win against a weak table buys a loss against another."""
+    if relative_to not in FITNESS:
+        raise RunError(f"fitness relative to {relative_to!r}: choose from {', '.join(FITNESS)}")
     spec = get_game(game)
     n = rules.n_seats
     values = []
     for k, lineup in enumerate(tables(candidate, opponents, n)):
         records = simulate(spec, rules, lineup, n_games, seed=seed + k, rotate_seats=True,
                            progress=False).records
-        values.append(np.log(FLOOR + seat_share(records, n).mean() * n))
+        mine = seat_share(records, n).mean()
+        value = np.log(FLOOR + mine * n)
+        if relative_to == "field":
+            total = records[[f"win_{s}" for s in range(n)]].to_numpy(float).sum(axis=1).mean()
+            value = min(value - np.log(FLOOR + (total - mine) / (n - 1) * n), FIELD_CAP)
+        values.append(value)
     return float(np.mean(values))
 
 
@@ -133,7 +153,8 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
           population: int | None = None, games: int = 200, seed: int = 0, jobs: int = 1,
           run_dir=None, progress: bool | None = None, sigma: float = 0.5, start=None,
           check_every: int = 5, check_games: int = 1000, pool_every: int = 10,
-          objective=None, temperature: float = 0.0, decisions=None) -> Training:
+          objective=None, temperature: float = 0.0, decisions=None,
+          relative_to: str = "fair") -> Training:
     """Train the game's policy (the module says how); returns a :class:`Training`.
 
     opponents : strategies to train against (default: the game's built-ins but random and the
@@ -147,6 +168,9 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         weights, as do the weights the game's ``TRAINABLE`` mask (strategies/<game>.py) leaves
         out: features a decision type never fills, or decisions a mode never asks, would only
         add dimensions that CMA-ES searches for nothing.
+
+    relative_to : what a share is measured against in the fitness: "fair" (1/n) or "field" (the
+        other seats' share in the same games; :func:`fitness`).
     """
     import cmaes
 
@@ -190,6 +214,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                "population": population, "games": games,
                "seed": seed, "sigma": sigma, "start": mean.ravel().tolist(),
                "decisions": None if decisions is None else list(decisions),
+               **({"relative_to": relative_to} if relative_to != "fair" else {}),
                "feature_code": T.feature_code(spec), "version": __version__}
     store = None
     if run_dir is not None:
@@ -217,7 +242,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
             else:
                 scores = parallel(delayed(fitness)(
                     spec.name, rules, trained_player(spec, full(c), "candidate", temperature),
-                    field_, games, gen_seed) for c in candidates)
+                    field_, games, gen_seed, relative_to) for c in candidates)
             optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
             # Through a pickle every generation, as a resumed run's state is: cmaes stores its
             # covariance as one triangle, which rounds the last bits of an unpickled one.
@@ -249,6 +274,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                   "generations": generations, "population": optimizer.population_size,
                   "games_per_table": games, "seed": seed, "sigma": sigma,
                   "decisions": None if decisions is None else list(decisions),
+                  "fitness": f"log share over the {'field' if relative_to == 'field' else 'fair share'}",
                   "version": __version__}
     if objective is not None:
         provenance["method"] = f"CMA-ES (cmaes) maximising {getattr(objective, '__qualname__', objective)}"
@@ -403,7 +429,7 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
     dominant = bool(measured["decided"] > 0 and low - fair >= DOMINANCE_MARGIN)
     frequencies = action_frequencies(spec.name, rules, [exploiter] + [field] * (n - 1),
                                      min(400, check_games), 2**31 + seed + 1)
-    level = f"against a field of {field}"
+    level = f"against a field of {getattr(field, 'name', field)}"
     if measured["decided"] == 0:
         line = f"Exploit search ({level}): no game was won by anybody; nothing to compare."
     elif dominant:
@@ -416,20 +442,80 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
                 f"({measured['low']:.1%}-{measured['high']:.1%}) of the decided games against a "
                 f"fair {fair:.1%}; the interval's lower end is less than "
                 f"{100 * DOMINANCE_MARGIN:.0f} points above fair: no dominant strategy found.")
-    return Exploit(result, measured, frequencies, str(field), dominant, line)
+    return Exploit(result, measured, frequencies, str(getattr(field, "name", field)), dominant,
+                   line)
 
 
-def recipe(game: str) -> dict | None:
+def recipe(game: str, n_players: int | None = None) -> dict | None:
     """How the game's shipped policies are trained: its study's TRAINING (players, opponents,
     held-out strategy, generations, games per table, seed, and optionally an objective, sigma,
-    population, the decision types to train and how often the pool grows)."""
+    population, the decision types to train, how often the pool grows and what the fitness
+    compares with). ``TRAINING["per_players"][n]`` changes some of them for n players: the
+    recipe for ``n_players`` has them merged in."""
     import importlib
 
     try:
         study = importlib.import_module(f"analysis.studies.{game}")
     except ImportError:
         return None
-    return getattr(study, "TRAINING", None)
+    plan = getattr(study, "TRAINING", None)
+    if plan is None:
+        return None
+    plan = dict(plan)
+    plan.update(plan.pop("per_players", {}).get(n_players, {}))
+    return plan
+
+
+def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,
+                 progress: bool | None = None) -> Training:
+    """Train as a recipe (:func:`recipe`) says: :func:`train` with its options, then
+    ``exploit_rounds`` rounds in the manner of the double oracle (PSRO): each round searches the
+    current policy's best response (:func:`exploit`, ``exploit_generations`` generations of
+    ``exploit_games`` games), adds it to the opponents for good and trains on from the current
+    weights (``round_generations`` generations, sigma ``round_sigma``). A line the exploit
+    search finds is then trained against, not only reported. Each round keeps its own folders
+    under ``run_dir`` (round-K/exploit, round-K/training), so a stopped run resumes."""
+    from pathlib import Path
+
+    spec = get_game(game)
+    options = dict(hold_out=plan.get("hold_out"), games=plan.get("games", 300), jobs=jobs,
+                   progress=progress, objective=plan.get("objective"),
+                   temperature=plan.get("temperature", 0.0), population=plan.get("population"),
+                   decisions=plan.get("decisions"), pool_every=plan.get("pool_every", 10),
+                   relative_to=plan.get("relative_to", "fair"))
+    seed = plan.get("seed", 0)
+    result = train(game, rules, opponents=plan.get("against"), generations=plan["generations"],
+                   seed=seed, sigma=plan.get("sigma", 0.5), run_dir=run_dir, **options)
+    opponents = list(result.provenance["opponents"])
+    histories, rounds = [result.history.assign(round=0)], []
+    for k in range(1, plan.get("exploit_rounds", 0) + 1):
+        where = None if run_dir is None else Path(run_dir) / f"round-{k}"
+        probe = exploit(game, rules, field=result.player(f"round {k - 1}"),
+                        generations=plan.get("exploit_generations", 30),
+                        games=plan.get("exploit_games", 200), seed=seed + k - 1, jobs=jobs,
+                        run_dir=None if where is None else where / "exploit", progress=progress)
+        rounds.append({"round": k, "exploiter_share": float(probe.measured["share"]),
+                       "exploiter_low": float(probe.measured["low"]),
+                       "exploiter_high": float(probe.measured["high"])})
+        opponents.append(probe.training.player(f"exploiter {k}"))
+        done = int(histories[-1]["generation"].max())
+        result = train(game, rules, opponents=opponents, start=result.weights,
+                       generations=plan.get("round_generations", 60), seed=seed + k,
+                       sigma=plan.get("round_sigma", 0.15),
+                       run_dir=None if where is None else where / "training", **options)
+        histories.append(result.history.assign(round=k,
+                                               generation=result.history["generation"] + done))
+    if rounds:
+        result.history = pd.concat(histories, ignore_index=True)
+        result.provenance.update(
+            generations=int(result.history["generation"].max()),
+            opponents=opponents[:len(opponents) - len(rounds)]
+            + [f"exploiter {r['round']}" for r in rounds],
+            method=result.provenance["method"] + f"; then {len(rounds)} double-oracle rounds: "
+            "each adds the best response the exploit search finds to the opponents",
+            exploit_rounds=rounds)
+    result.spec = spec
+    return result
 
 
 def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None) -> list:
@@ -439,20 +525,13 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
 
     written = []
     for game in games or game_names():
-        plan = recipe(game)
-        if plan is None:
+        if recipe(game) is None:
             continue
         spec = get_game(game)
-        for n in plan.get("players", (None,)):
+        for n in recipe(game).get("players", (None,)):
             rules = {"n_players": n} if n is not None and "n_players" in spec.rules_class.options() \
                 else None
-            result = train(game, rules, opponents=plan.get("against"),
-                           hold_out=plan.get("hold_out"), generations=plan["generations"],
-                           games=plan.get("games", 300), seed=plan.get("seed", 0), jobs=jobs,
-                           progress=progress, objective=plan.get("objective"),
-                           temperature=plan.get("temperature", 0.0), sigma=plan.get("sigma", 0.5),
-                           population=plan.get("population"), decisions=plan.get("decisions"),
-                           pool_every=plan.get("pool_every", 10))
+            result = train_recipe(game, rules, recipe(game, n), jobs=jobs, progress=progress)
             name = f"{game}-{n}p.json" if n is not None else f"{game}.json"
             path = result.save((out or T.SHIPPED) / name)
             result.history.to_csv(path.with_suffix(".history.csv"), index=False)

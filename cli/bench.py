@@ -90,14 +90,56 @@ def run_search(budget: int = 64, n_games: int = 20) -> str:
     lines = ["| game | search iterations/s per core | random games/s | one iteration costs "
              "(random games) | games/s with one search seat |", "|---|---|---|---|---|"]
     for game in game_names():
-        code = (f"import json, cli.bench as b; print(json.dumps(b.measure_search({game!r}, "
-                f"{budget}, {n_games})))")
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-        if done.returncode != 0:
-            raise RuntimeError(f"search benchmark of {game} failed:\n{done.stderr[-2000:]}")
-        r = json.loads(done.stdout.strip().splitlines()[-1])
+        r = _subprocess_json(f"b.measure_search({game!r}, {budget}, {n_games})")
         lines.append(f"| {game} | {r['iterations_per_s']:,.0f} | {r['random_games_per_s']:,.0f} | "
                      f"{r['games_per_iteration']:.2f} | {r['search_games_per_s']:.2f} |")
+    return "\n".join(lines)
+
+
+# Trained play against the game's best heuristic (balance bench --trained): every shipped policy.
+TRAINED_CASES = ([("sunzi", {}), ("shuojian", {})]
+                 + [("samurai", {"n_players": n}) for n in (3, 4, 5, 6, 7)]
+                 + [("parthian", {"n_players": n}) for n in (3, 4, 5, 6)])
+
+
+def measure_trained(game: str, rules: dict, n_games: int = 20_000,
+                    min_seconds: float = 1.0) -> dict:
+    """Games per CPU-second in one process with every seat the shipped trained policy, and with
+    every seat the game's best heuristic (GameSpec.heuristic): best of 3, after a warm-up; a
+    fast game plays more games, so that every timed run takes at least ``min_seconds``."""
+    from sim.games import get_game
+    from sim.runner import simulate
+
+    spec = get_game(game)
+    rates = {}
+    for strategy in ("trained", spec.heuristic):
+        simulate(game, rules, strategy, 500, seed=1, jobs=1, stream=True, progress=False)
+        count, best = n_games, 0.0
+        for _ in range(4):
+            start = time.process_time()
+            simulate(game, rules, strategy, count, seed=1, jobs=1, stream=True, progress=False)
+            seconds = time.process_time() - start
+            if seconds < min_seconds and best == 0.0:  # too short to time: a calibration run
+                count = int(count * min_seconds / max(seconds, 1e-3)) + 1
+                best = -1.0
+                continue
+            best = max(best, count / seconds)
+        rates[strategy] = best
+    return {"heuristic": spec.heuristic, "trained_per_s": rates["trained"],
+            "heuristic_per_s": rates[spec.heuristic],
+            "ratio": rates["trained"] / rates[spec.heuristic]}
+
+
+def run_trained(n_games: int = 20_000) -> str:
+    """`balance bench --trained`: trained play's speed against the best heuristic's (issue 16's
+    target: at least 1/3), one process per game."""
+    lines = ["| game | variant | every seat trained, games/CPU-s | every seat the best heuristic "
+             "| ratio (target >= 0.33) |", "|---|---|---|---|---|"]
+    for game, rules in TRAINED_CASES:
+        r = _subprocess_json(f"b.measure_trained({game!r}, {rules!r}, {n_games})")
+        variant = ", ".join(f"{k}={v}" for k, v in rules.items()) or "default"
+        lines.append(f"| {game} | {variant} | {r['trained_per_s']:,.0f} | {r['heuristic_per_s']:,.0f} "
+                     f"({r['heuristic']}) | {r['ratio']:.2f} |")
     return "\n".join(lines)
 
 

@@ -166,6 +166,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--search", action="store_true",
                        help="only the search player: iterations/s per core for every game, and "
                        "what one iteration costs in random games (docs/search.md)")
+    bench.add_argument("--trained", action="store_true",
+                       help="only trained play: games per CPU-second with every seat the shipped "
+                       "trained policy against every seat the game's best heuristic, for every "
+                       "shipped policy (docs/training.md; target: at least 1/3 of the heuristic)")
     bench.add_argument("--startup", action="store_true",
                        help="only what a new user waits for: every game's cold start with an "
                        "empty kernel cache, a user strategy's compile into every game, and the "
@@ -252,10 +256,11 @@ def run_report(args) -> int:
 def run_bench(args) -> int:
     from cli.bench import run
 
-    if args.openspiel or args.search or args.startup or args.adapters:
-        from cli.bench import run_adapters, run_openspiel, run_search, run_startup
+    if args.openspiel or args.search or args.startup or args.adapters or args.trained:
+        from cli.bench import run_adapters, run_openspiel, run_search, run_startup, run_trained
 
-        text = (run_search() if args.search else run_startup() if args.startup
+        text = (run_search() if args.search else run_trained() if args.trained
+                else run_startup() if args.startup
                 else run_adapters() if args.adapters else run_openspiel(args.games))
         if args.record:
             args.record.write_text(text + "\n")

@@ -94,7 +94,7 @@ def _check(args, plan: dict | None = None) -> None:
 
 
 def run_train(args) -> int:
-    from analysis.training import learning_curve, recipe, strength_table, train
+    from analysis.training import learning_curve, recipe, strength_table, train_recipe
     from sim.games import game_names
 
     from .requests import game_request
@@ -110,21 +110,18 @@ def run_train(args) -> int:
     args.game = args.game[0]
 
     spec, rules, _ = game_request(args)
-    plan = recipe(spec.name) or {}
+    plan = recipe(spec.name, rules.n_seats) or {}
     _check(args, plan)
     if args.against is None and plan.get("against") is not None:
         args.against = list(plan["against"])
     if args.hold_out is None:
         args.hold_out = plan.get("hold_out")
     out = args.out or Path("policies") / f"{spec.name}-{rules.n_seats}p.json"
-    result = train(spec.name, rules, opponents=args.against, hold_out=args.hold_out,
-                   generations=args.generations, games=args.games,
-                   population=args.population or plan.get("population"),
-                   seed=args.seed, jobs=args.jobs, run_dir=args.run_dir,
-                   progress=not args.no_progress, sigma=plan.get("sigma", 0.5),
-                   decisions=plan.get("decisions"), pool_every=plan.get("pool_every", 10),
-                   **({"objective": plan["objective"], "temperature": plan.get("temperature", 0.0)}
-                      if "objective" in plan else {}))
+    plan = dict(plan, against=args.against, hold_out=args.hold_out, generations=args.generations,
+                games=args.games, seed=args.seed,
+                population=args.population or plan.get("population"))
+    result = train_recipe(spec.name, rules, plan, jobs=args.jobs, run_dir=args.run_dir,
+                          progress=not args.no_progress)
     result.save(out)
     result.history.to_csv(out.with_suffix(".history.csv"), index=False)
     learning_curve(result.history, f"{spec.title}, {rules.n_seats} players").savefig(

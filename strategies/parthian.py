@@ -176,6 +176,13 @@ def features(decision, seat, obs, legal, rng, phi):
         phi[a, 13] = lead / 7.0 if defeats else 0.0
 
 
+# Feature 6 is cautious's choice: weight 1 there and 0 elsewhere plays exactly cautious, the
+# strongest built-in, so training starts from it (START_WEIGHTS) and learns where to depart.
+CAUTIOUS_PICK = 6
+START_WEIGHTS = np.zeros((1, N_FEATURES))
+START_WEIGHTS[0, CAUTIOUS_PICK] = 1.0
+
+
 BUILTINS = {
     "random": RANDOM_PLAYER,
     "cautious": Strategy("cautious", builtin=CAUTIOUS, params=(0.0,),

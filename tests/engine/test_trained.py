@@ -101,3 +101,73 @@ def test_strength_is_judged_against_the_field_not_one_over_n():
     row = table.iloc[0]
     assert abs(row["share"] - row["field"]) < 0.04 and not row["beats"]
     assert row["fair"] == 0.2
+
+
+def test_the_field_fitness_tells_denying_an_unbeatable_table_from_losing_to_it():
+    """At Parthian Shot's 4-player table of lowball nobody can win (PS-16: seats routed together
+    leave no survivor; the search with a perfect model of the table wins nothing either).
+    Mirroring lowball denies the table every win; cautious hands it all the decided games. The
+    fair-share fitness scores both alike (the candidate wins nothing either way); the field
+    fitness (relative_to="field") ranks the denial above the loss."""
+    from analysis.training import fitness
+    rules = PARTHIAN.rules_class.from_options({"n_players": 4})
+    fair = [fitness("parthian", rules, c, ["lowball"], 400, 7) for c in ("lowball", "cautious")]
+    field = [fitness("parthian", rules, c, ["lowball"], 400, 7, relative_to="field")
+             for c in ("lowball", "cautious")]
+    assert fair[0] == fair[1]
+    assert field[0] == 0.0 and field[1] < -1.0
+    with pytest.raises(Exception, match="relative to"):
+        fitness("parthian", rules, "lowball", ["lowball"], 10, 7, relative_to="best")
+
+
+def test_the_field_fitness_counts_a_table_beaten_by_a_quarter_as_beaten():
+    """FIELD_CAP: glory never wins against cautious's table (about 0 of the decided games), so
+    cautious among glory seats is far above the field, and its fitness is exactly the cap."""
+    from analysis.training import FIELD_CAP, fitness
+    rules = PARTHIAN.rules_class.from_options({"n_players": 4})
+    assert fitness("parthian", rules, "cautious", ["glory"], 400, 3,
+                   relative_to="field") == pytest.approx(FIELD_CAP)
+
+
+def test_a_recipe_changes_what_it_says_for_one_player_count_only():
+    """TRAINING["per_players"] (analysis.training.recipe): Parthian Shot's 5-player policy is
+    trained with another seed and pool growth; the other counts keep the recipe's own."""
+    from analysis.training import recipe
+    base, five = recipe("parthian", 4), recipe("parthian", 5)
+    assert "per_players" not in base and base["seed"] == recipe("parthian")["seed"]
+    assert five["seed"] != base["seed"] and five["pool_every"] == 20
+    assert {k: v for k, v in five.items() if k not in ("seed", "pool_every")} == \
+        {k: v for k, v in base.items() if k not in ("seed", "pool_every")}
+    assert recipe("sunzi", None)["generations"] > 0 and recipe("no_such_game") is None
+
+
+def test_the_benchmark_has_a_row_for_every_shipped_policy_and_measures_it():
+    """`balance bench --trained` (cli.bench.TRAINED_CASES): every shipped policy file is a row,
+    and a row measures both rates (the speed target is a ratio of them, docs/training.md)."""
+    from cli.bench import TRAINED_CASES, measure_trained
+    rows = {T.shipped_path(get_game(g), r.get("n_players", 2)).name for g, r in TRAINED_CASES}
+    shipped = {p.name for p in T.SHIPPED.glob("*.json") if p.name.count(".") == 1}
+    assert shipped - {"kuhn.json"} == rows  # Kuhn's is a table of probabilities, not a speed case
+    r = measure_trained("parthian", {"n_players": 3}, 300, min_seconds=0.05)
+    assert r["heuristic"] == "cautious" and r["trained_per_s"] > 0 and r["heuristic_per_s"] > 0
+
+
+def test_double_oracle_rounds_train_against_the_exploit_searchs_best_response(tmp_path):
+    """analysis.training.train_recipe with exploit_rounds: each round's exploiter joins the
+    opponents, the history runs on across rounds, and a stopped run resumes to the same weights
+    (the rounds keep their own run folders)."""
+    from analysis.training import train_recipe
+    plan = {"against": ["cautious"], "generations": 2, "games": 30, "seed": 3, "population": 4,
+            "exploit_rounds": 1, "exploit_generations": 1, "exploit_games": 30,
+            "round_generations": 2}
+    rules = {"n_players": 3}
+    whole = train_recipe("parthian", rules, plan)
+    assert whole.provenance["opponents"] == ["cautious", "exploiter 1"]
+    assert whole.provenance["exploit_rounds"][0]["round"] == 1
+    assert list(whole.history["round"]) == [0, 0, 1, 1]
+    assert list(whole.history["generation"]) == [1, 2, 3, 4]
+    first = train_recipe("parthian", rules, dict(plan, exploit_rounds=0), run_dir=tmp_path)
+    resumed = train_recipe("parthian", rules, plan, run_dir=tmp_path)
+    assert np.array_equal(first.weights, train_recipe("parthian", rules, dict(
+        plan, exploit_rounds=0)).weights)
+    assert np.array_equal(resumed.weights, whole.weights)

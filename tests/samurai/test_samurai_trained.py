@@ -90,13 +90,13 @@ def test_the_features_do_not_read_the_other_seats_hidden_roles_or_hands():
 
 @many_games(1.0)
 def test_the_shipped_policy_seats_as_trained_and_plays():
-    """`-s trained` seats strategies/policies/samurai-5p.json at 5 players and samurai-3p.json at
-    3: it plays whole games (every one decided) and, against a table of random players, wins
-    far more often than they do (docs/training.md has the strength tables)."""
+    """`-s trained` seats the shipped policy of each player count (samurai-Np.json, 3 to 7
+    players): it plays whole games (every one decided) and, against a table of random players,
+    wins far more often than they do (docs/training.md has the strength tables)."""
     from analysis.studies.samurai import team_share
     from sim.trained import shipped_path
 
-    for n in (5, 3):
+    for n in (3, 4, 5, 6, 7):
         assert shipped_path(SAMURAI, n).name == f"samurai-{n}p.json"
         result = team_share(["trained"] + ["random"] * (n - 1), 400, seed=77)
         assert result["decided"] == 400

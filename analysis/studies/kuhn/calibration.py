@@ -104,5 +104,39 @@ def exploitability_table(named_bets: dict) -> "object":
                          for name, bets in named_bets.items()])
 
 
+SEARCH_BUDGETS = (16, 64, 256, 1024)
+
+
+def shipped_bets() -> np.ndarray:
+    """The shipped trained policy's (strategies/policies/kuhn.json) bet probabilities."""
+    from sim import trained as T
+    from sim.games import get_game
+
+    spec = get_game("kuhn")
+    policy = T.load(T.shipped_path(spec, 2), spec)
+    return trained_bets(policy["weights"], policy.get("temperature", 0.0))
+
+
+def calibration_table(budgets=SEARCH_BUDGETS, runs: int = 100, seed: int = 0):
+    """The figures docs/training.md records: the NashConv of the shipped trained policy, of
+    uniform random play, of Kuhn's closed-form equilibrium and of the search player at each
+    budget with random and with equilibrium rollouts (its bets estimated from ``runs`` searches
+    per information set, so its figure carries that sampling error)."""
+    from strategies.kuhn import nash
+
+    named = {"trained (shipped)": shipped_bets(), "uniform random": np.full(12, 0.5),
+             "nash (alpha 1/6)": np.asarray(nash().params, float)}
+    for rollout in ("random", "nash"):
+        for budget in budgets:
+            named[f"ismcts:budget={budget},rollout={rollout}"] = search_bets(
+                budget, runs=runs, seed=seed, rollout=rollout)
+    return exploitability_table(named)
+
+
 __all__ = ["nash_conv", "objective", "search_bets", "tabular_policy", "trained_bets",
-           "exploitability_table", "SITUATIONS"]
+           "exploitability_table", "calibration_table", "shipped_bets", "SITUATIONS"]
+
+
+if __name__ == "__main__":  # python -m analysis.studies.kuhn.calibration: docs/training.md's table
+    require_openspiel()
+    print(calibration_table().to_string(index=False, float_format="%.4f"))

@@ -14,7 +14,7 @@ __all__ = ["write_report", "cards", "game_metrics", "team_share", "strength_tabl
            "EDGE", "BALANCE", "TRAINING"]
 
 # The card table's levels of play (analysis.interventions.levels): shrewd is the stronger
-# built-in heuristic (docs/samurai_sword.md); "trained" only where a policy is shipped (3, 5).
+# built-in heuristic (docs/samurai_sword.md); "trained": the shipped policy of the player count.
 LEVELS = {"random": "random", "heuristic": "shrewd", "trained": "trained"}
 # The edge whose Shapley shares and synergies the card section shows: the Shogun team's win
 # rate (the Shogun and the Samurai, SS-19), the study's headline.
@@ -51,6 +51,6 @@ def game_metrics(records, n_seats: int) -> dict[str, np.ndarray]:
 # most are trained (which card to play, whom to aim it at, how to answer an attack, a Battle
 # Cry or a Jujutsu); breathing, geisha, bushido, ieyasu and discard keep shrewd's play. seed 0
 # is the CLI's default seed, so `balance train samurai --jobs 1` reproduces the file.
-TRAINING = {"players": (5, 3), "against": ("shrewd", "loyal", "random"), "hold_out": None,
+TRAINING = {"players": (5, 3, 4, 6, 7), "against": ("shrewd", "loyal", "random"), "hold_out": None,
             "generations": 120, "games": 400, "seed": 0, "sigma": 0.25, "pool_every": 30,
             "decisions": ("play", "target", "react", "battle_cry", "jujutsu")}
