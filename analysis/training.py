@@ -412,16 +412,40 @@ class Exploit:
 DOMINANCE_MARGIN = 0.10
 
 
+EXPLOIT_STARTS = ("heuristic", "field")
+
+
+def field_weights(spec, field, n_seats: int) -> np.ndarray:
+    """The weights of a trained field (``trained``, ``trained:FILE`` or a trained Strategy)."""
+    from sim.strategy import TRAINED, lookup
+
+    player = lookup(spec, field, n_seats)
+    if player.builtin != TRAINED:
+        raise RunError(f"the exploit search can start from the field's weights only when the "
+                       f"field is a trained policy, not {player.name!r}")
+    return np.asarray(player.params[2:], float).reshape(
+        len(spec.decision_names or ("decision",)), T.n_features(spec))
+
+
 def exploit(game: str, rules=None, field: str = "trained", generations: int = 60,
             population: int | None = None, games: int = 300, seed: int = 0, jobs: int = 1,
-            run_dir=None, check_games: int = 2000, progress: bool | None = None) -> Exploit:
-    """Train one seat against ``field`` at every other seat; re-measure it on fresh seeds."""
+            run_dir=None, check_games: int = 2000, progress: bool | None = None,
+            start: str = "heuristic") -> Exploit:
+    """Train one seat against ``field`` at every other seat; re-measure it on fresh seeds.
+
+    start : "heuristic" (the game's START_WEIGHTS: lines a heuristic-like player reaches) or
+        "field" (a trained field's own weights: a local search for a profitable deviation,
+        which begins at the field's share rather than below it)."""
+    if start not in EXPLOIT_STARTS:
+        raise RunError(f"exploit start {start!r}: choose from {', '.join(EXPLOIT_STARTS)}")
     spec = get_game(game)
     rules = as_rules(spec, rules)
     n = rules.n_seats
     result = train(spec.name, rules, opponents=[field], generations=generations,
                    population=population, games=games, seed=seed, jobs=jobs, run_dir=run_dir,
-                   progress=progress, pool_every=0, check_games=max(200, check_games // 4))
+                   progress=progress, pool_every=0, check_games=max(200, check_games // 4),
+                   start=field_weights(spec, field, n) if start == "field" else None)
+    result.provenance["exploit_start"] = start
     exploiter = result.player("exploiter")
     measured = shares(spec, rules, [exploiter] + [field] * (n - 1), check_games, 2**31 + seed)
     fair = 1 / n
@@ -429,7 +453,8 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
     dominant = bool(measured["decided"] > 0 and low - fair >= DOMINANCE_MARGIN)
     frequencies = action_frequencies(spec.name, rules, [exploiter] + [field] * (n - 1),
                                      min(400, check_games), 2**31 + seed + 1)
-    level = f"against a field of {getattr(field, 'name', field)}"
+    level = f"against a field of {getattr(field, 'name', field)}" + (
+        ", starting from the field's own play" if start == "field" else "")
     if measured["decided"] == 0:
         line = f"Exploit search ({level}): no game was won by anybody; nothing to compare."
     elif dominant:

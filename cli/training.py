@@ -52,6 +52,11 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     _training_arguments(exploit, all_cores)
     exploit.add_argument("--field", default="trained",
                          help="the strategy at every other seat (default: trained)")
+    exploit.add_argument("--start", choices=("heuristic", "field"), default="heuristic",
+                         help="where the searching seat's weights start: the game's heuristic "
+                         "(default; finds lines a heuristic-like player reaches) or, for a "
+                         "trained field, the field's own weights (a local search for a "
+                         "profitable deviation from the field's play)")
     exploit.add_argument("--out", type=Path, help="folder for the exploit's files "
                          "(default exploit/GAME-Np)")
     exploit.add_argument("--record", action="store_true",
@@ -162,7 +167,7 @@ def run_exploit(args) -> int:
     report = exploit(spec.name, rules, field=args.field, generations=args.generations,
                      population=args.population, games=args.games, seed=args.seed,
                      jobs=args.jobs, run_dir=args.run_dir, check_games=args.check_games,
-                     progress=not args.no_progress)
+                     progress=not args.no_progress, start=args.start)
     report.write(out)
     print(report.line)
     print(f"wrote {out}/ (exploit.json, its policy, action frequencies)")

@@ -171,3 +171,17 @@ def test_double_oracle_rounds_train_against_the_exploit_searchs_best_response(tm
     assert np.array_equal(first.weights, train_recipe("parthian", rules, dict(
         plan, exploit_rounds=0)).weights)
     assert np.array_equal(resumed.weights, whole.weights)
+
+
+def test_the_exploit_search_can_start_from_the_trained_fields_own_weights():
+    """balance exploit --start field: the searching seat starts as the field plays (the shipped
+    file's weights), a non-trained field is refused, and the line says where it started."""
+    from analysis.training import exploit, field_weights
+    from sim.errors import RunError
+    shipped = np.asarray(json.loads(T.shipped_path(PARTHIAN, 3).read_text())["weights"])
+    assert np.allclose(field_weights(PARTHIAN, "trained", 3), shipped)
+    with pytest.raises(RunError, match="trained policy"):
+        field_weights(PARTHIAN, "cautious", 3)
+    probe = exploit("parthian", {"n_players": 3}, generations=1, population=4, games=20,
+                    check_games=200, start="field")
+    assert "field's own play" in probe.line and probe.training.provenance["exploit_start"] == "field"
