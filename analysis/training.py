@@ -502,7 +502,6 @@ def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,
     under ``run_dir`` (round-K/exploit, round-K/training), so a stopped run resumes."""
     from pathlib import Path
 
-    spec = get_game(game)
     options = dict(hold_out=plan.get("hold_out"), games=plan.get("games", 300), jobs=jobs,
                    progress=progress, objective=plan.get("objective"),
                    temperature=plan.get("temperature", 0.0), population=plan.get("population"),
@@ -539,7 +538,6 @@ def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,
             method=result.provenance["method"] + f"; then {len(rounds)} double-oracle rounds: "
             "each adds the best response the exploit search finds to the opponents",
             exploit_rounds=rounds)
-    result.spec = spec
     return result
 
 

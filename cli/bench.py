@@ -114,17 +114,14 @@ def measure_trained(game: str, rules: dict, n_games: int = 20_000,
     rates = {}
     for strategy in ("trained", spec.heuristic):
         simulate(game, rules, strategy, 500, seed=1, jobs=1, stream=True, progress=False)
-        count, best = n_games, 0.0
-        for _ in range(4):
+
+        def timed(count):
             start = time.process_time()
             simulate(game, rules, strategy, count, seed=1, jobs=1, stream=True, progress=False)
-            seconds = time.process_time() - start
-            if seconds < min_seconds and best == 0.0:  # too short to time: a calibration run
-                count = int(count * min_seconds / max(seconds, 1e-3)) + 1
-                best = -1.0
-                continue
-            best = max(best, count / seconds)
-        rates[strategy] = best
+            return time.process_time() - start
+
+        count = max(n_games, int(n_games * min_seconds / max(timed(n_games), 1e-3)) + 1)
+        rates[strategy] = max(count / timed(count) for _ in range(3))
     return {"heuristic": spec.heuristic, "trained_per_s": rates["trained"],
             "heuristic_per_s": rates[spec.heuristic],
             "ratio": rates["trained"] / rates[spec.heuristic]}
