@@ -57,6 +57,7 @@ from tqdm.auto import tqdm
 from sim import __version__
 from sim.errors import BalanceError, RulesError
 from sim.runner import as_rules, simulate
+from sim import field as fields
 from sim.trained import shipped_path
 from sim.games import get_game
 
@@ -141,12 +142,19 @@ def declared_cards(game, rules=None, names: Sequence[str | Card] | None = None) 
 
 def levels(game, rules=None) -> dict[str, object]:
     """The levels of play a game's card table is given at: name -> strategies (every seat).
-    ``random``, the study's best heuristic, and ``trained`` where a shipped policy fits."""
+    ``random``, the study's best heuristic, and its strongest shipped play: the strong field
+    (``strong``, sim/field.py) where one ships for the player count, else ``trained`` where a
+    policy fits. The strong field takes the trained policy's place rather than adding a level:
+    a card table's verdict is read at its strongest level, and each level costs a whole table
+    of games (the skill ladder of the report keeps both rungs, and flags where they differ)."""
     spec = get_game(game)
     rules = as_rules(spec, rules)
     declared = dict(getattr(study(spec), "LEVELS", {"random": "random"}))
     if "trained" in declared and shipped_path(spec, rules.n_seats) is None:
         declared.pop("trained")
+    if fields.shipped_path(spec, rules.n_seats) is not None:
+        declared.pop("trained", None)
+        declared["strong"] = "strong"
     return declared
 
 
@@ -235,6 +243,23 @@ class PairedBatches:
         return frame.iloc[:n]
 
 
+def _open_run_dir(run_dir, spec, base, plays: dict, cards, n_games, precision, max_games,
+                  seed) -> None:
+    """Mark the folder as this table's (a manifest, sim.checkpoint.RunDir): a folder that
+    another command made, or a table with other settings or edited input files, is refused
+    before anything is played. The interactions' batches share the folder."""
+    from sim.checkpoint import RunDir
+    from sim.runner import run_inputs
+    from sim.strategy import resolve_seats
+
+    seats = {name: resolve_seats(spec, strategies, base.n_seats) for name, strategies in plays.items()}
+    RunDir(run_dir, {"command": "cards", "game": spec.name, "variant": base.to_dict(),
+                     "strategies": {name: list(plan.labels) for name, plan in seats.items()},
+                     "cards": {card.name: list(card.interventions) for card in cards},
+                     "n_games": n_games, "precision": precision, "max_games": max_games,
+                     "seed": int(seed), **run_inputs(base, *seats.values())})
+
+
 def _digest(request: dict) -> str:
     return hashlib.sha256(json.dumps(request, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -294,6 +319,8 @@ def interventions(game, rules=None, level: str | Sequence[str] | None = None, *,
         raise CardsError(f"precision must be a number of percentage points in (0, 50], got {precision!r}")
     plays = _levels(spec, base, level, strategies)
     declared = declared_cards(spec, base, cards)
+    if run_dir is not None:
+        _open_run_dir(run_dir, spec, base, plays, declared, n_games, precision, max_games, seed)
     tables, batches = [], []
     for name, seats in plays.items():
         folder = None if run_dir is None else Path(run_dir) / f"level-{name}"
@@ -531,6 +558,7 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
     REPORT_GAMES, QUICK_GAMES with ``quick``), or ``precision`` to grow each effect; ``level``
     and ``cards`` as :func:`interventions` takes them. Returns the table."""
     from .markdown import p_text, pp_text
+    from .skill import field_exploitability
 
     spec = get_game(game)
     base = as_rules(spec, rules)
@@ -558,7 +586,9 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
         "`analysis/cards.py`) is beside it: it answers \"does starting with it help?\", and is "
         "confounded by what else comes with the card and by how strategies use it; the "
         "intervention answers \"what does the card add to the game?\". Where they point opposite "
-        "ways (*disagrees*), trust the intervention.")
+        "ways (*disagrees*), trust the intervention."
+        + (f" The strong field's {field_exploitability(spec.name, base)}." if "strong" in names
+           and field_exploitability(spec.name, base) else ""))
     ok = table["status"] == "ok"
     view = pd.DataFrame({
         "card": table["card"], "kind": table["kind"], "change": table["intervention"],

@@ -18,6 +18,7 @@ import pandas as pd
 from sim import __version__
 from sim.games import get_game
 from sim.runner import as_rules, simulate
+from sim import field as fields
 from sim.trained import shipped_path
 
 from .workbench import metrics as M
@@ -26,11 +27,13 @@ from .workbench import metrics as M
 TRAINED_GAMES = 100_000  # the trained rung's games in a full report: intervals of about +-0.3 pp
 
 
-def ladder_levels(best: str, small: int = 16, large: int = 64,
-                  trained: bool = False) -> list[tuple[str, str]]:
+def ladder_levels(best: str, small: int = 16, large: int = 64, trained: bool = False,
+                  strong: bool = False) -> list[tuple[str, str]]:
     """The rungs: random, the best heuristic, the shipped trained policy (with ``trained``),
-    search with a small and a large budget (rollouts by the best heuristic)."""
+    the shipped strong field (with ``strong``: sim/field.py), search with a small and a large
+    budget (rollouts by the best heuristic)."""
     return [("random", "random"), (best, best), *([("trained", "trained")] if trained else []),
+            *([("strong field", "strong")] if strong else []),
             (f"search {small}", f"ismcts:budget={small},rollout={best}"),
             (f"search {large}", f"ismcts:budget={large},rollout={best}")]
 
@@ -39,6 +42,36 @@ def has_trained(game, rules=None) -> bool:
     """Whether a trained policy is shipped for this game at the variant's player count."""
     spec = get_game(game)
     return shipped_path(spec, as_rules(spec, rules).n_seats) is not None
+
+
+def has_strong(game, rules=None) -> bool:
+    """Whether a strong field is shipped for this game at the variant's player count."""
+    spec = get_game(game)
+    return fields.shipped_path(spec, as_rules(spec, rules).n_seats) is not None
+
+
+def field_exploitability(game, rules=None) -> str:
+    """The shipped strong field's measured exploitability as its file records it (``balance
+    field`` writes it: the last best response, re-measured on fresh games), or ""."""
+    import json
+
+    spec = get_game(game)
+    path = fields.shipped_path(spec, as_rules(spec, rules).n_seats)
+    record = {} if path is None else json.loads(path.read_text()).get("exploitability") or {}
+    return record.get("line", "")
+
+
+def field_exploit_line(game, rules=None) -> str:
+    """The strong field's exploitability in one line of a report, with how it was measured."""
+    spec = get_game(game)
+    path = fields.shipped_path(spec, as_rules(spec, rules).n_seats)
+    if path is None:
+        return ""
+    measured = field_exploitability(game, rules)
+    if not measured:
+        return f"The strong field `{path.name}` carries no exploitability record."
+    return (f"Strong field `{path.name}`, {measured}, on fresh games (`balance field "
+            f"{spec.name} --check` re-measures it).")
 
 
 def skill_changes(table: pd.DataFrame, metrics: Sequence[str],
@@ -136,10 +169,10 @@ def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 20
     from .markdown import pct_text
 
     spec = get_game(game)
-    trained = has_trained(game, rules)
-    levels = ladder_levels(best, *budgets, trained=trained)
+    trained, strong = has_trained(game, rules), has_strong(game, rules)
+    levels = ladder_levels(best, *budgets, trained=trained, strong=strong)
     n_games = list(n_games)
-    if trained:  # quick runs (a small heuristic rung) keep the trained rung small too
+    for _ in range(trained + strong):  # quick runs (a small heuristic rung) keep these small too
         n_games.insert(2, TRAINED_GAMES if n_games[1] >= 2000 else n_games[1])
     table = skill_curve(game, rules, levels, n_games, seed, jobs)
     metrics = list(metrics or ["first_seat_advantage", *spec.headline_ends])
@@ -148,6 +181,9 @@ def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 20
                                                       table[f"{m}_high"]) for m in metrics}})
     trained_text = (", the shipped trained policy (`trained`, docs/training.md)" if trained else
                     " (no trained policy is shipped for this variant yet)")
+    if strong:
+        trained_text += (", the strong field (`strong`: a population of policies and an "
+                         "equilibrium mixture over it, built by PSRO, docs/training.md)")
     doc.text("## Does it hold under skilled play?\n\n"
              "The headline numbers again, with every seat played by one rung of the strategy "
              f"ladder: uniformly random, the best heuristic (`{best}`){trained_text}, and the "
@@ -169,10 +205,14 @@ def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 20
     for line in changes:  # the summary on top flags them too
         doc.finding(f"Skill ladder: {line}")
     table.attrs["changes"] = changes
-    strong = strongest_verdict(table)
-    if strong:
-        doc.skilled_verdict(strong)
+    verdict = strongest_verdict(table)
+    if verdict:
+        if "`strong field`" in verdict and field_exploitability(game, rules):
+            verdict += f" ({field_exploitability(game, rules)})"  # how strong the rung is
+        doc.skilled_verdict(verdict)
     line, dominant = exploit_line(game, rules)
+    if strong:
+        line = field_exploit_line(game, rules) + " " + line
     doc.text(f"**Is there a dominant strategy?** {line}")
     if dominant:
         doc.finding(line)

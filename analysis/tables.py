@@ -411,3 +411,15 @@ def summary_text(batch: Results | Summary, provenance: dict | None = None) -> st
 
 
 print_summary = summary_text  # the name cli/main.py calls (it prints the returned text)
+
+
+def strategy_shares_text(results) -> str:
+    """Each strategy's own win rate in a rotated batch: the per-seat rows of the summary are
+    pooled over strategies there ("rotated"), so this is the figure a designer looks for."""
+    table = strategy_table(results)[["strategy", "seats", "win_rate", "ci_low", "ci_high",
+                                     "advantage", "p_holm"]]
+    return ("Win rate per strategy (seats rotated: each strategy held every seat equally "
+            "often; a strategy on k seats, its rate per seat; 95% Wilson interval; advantage = "
+            "rate - fair share, p Holm-corrected):\n"
+            + table.to_string(index=False, float_format="{:.4f}".format,
+                              formatters={"p_holm": "{:.2g}".format}))

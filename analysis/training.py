@@ -35,10 +35,10 @@ from tqdm.auto import tqdm
 
 from sim import __version__
 from sim import trained as T
-from sim.strategy import trained_player
+from sim.strategy import resolve_seats, trained_player
 from sim.errors import BalanceError, RunError
 from sim.games import get_game
-from sim.runner import as_rules, simulate
+from sim.runner import as_rules, run_inputs, simulate
 
 from .stats import wilson
 
@@ -181,6 +181,9 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         raise RunError(f"{spec.title} declares no features (strategies/{spec.name}.py): it "
                        "cannot be trained yet")
     n_types = len(spec.decision_names or ("decision",))
+    if hold_out is not None and hold_out not in spec.strategies:
+        raise RunError(f"held-out strategy {hold_out!r} is not a {spec.title} built-in; choose "
+                       f"one of {', '.join(spec.strategies)}")
     if opponents is None:
         opponents = [name for name in spec.strategies if name not in ("random", hold_out)]
     opponents = list(opponents) or ["random"]
@@ -219,6 +222,10 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     store = None
     if run_dir is not None:
         from sim.checkpoint import RunDir
+        # the files the opponents were read from (policy files, agents' modules) and the rules'
+        # data files: an edited one makes this another request
+        plans = [resolve_seats(spec, opponent, rules.n_seats) for opponent in opponents]
+        request.update(run_inputs(rules, *plans))
         store = RunDir(run_dir, request)
     optimizer = cmaes.CMA(mean=mean[free], sigma=sigma, seed=seed,
                           population_size=population)
@@ -419,11 +426,20 @@ def field_weights(spec, field, n_seats: int) -> np.ndarray:
     """The weights of a trained field (``trained``, ``trained:FILE`` or a trained Strategy)."""
     from sim.strategy import TRAINED, lookup
 
+    from sim.core import mixture
+    from sim.core.state import MIXTURE
+
     player = lookup(spec, field, n_seats)
-    if player.builtin != TRAINED:
+    params = player.params
+    if player.builtin == MIXTURE:  # a strong field: its most probable trained member
+        trained = [(p, values) for p, kind, values in mixture.unpack(params) if kind == TRAINED]
+        params = max(trained, key=lambda member: member[0])[1] if trained else ()
+    elif player.builtin != TRAINED:
+        params = ()
+    if not params:
         raise RunError(f"the exploit search can start from the field's weights only when the "
-                       f"field is a trained policy, not {player.name!r}")
-    return np.asarray(player.params[2:], float).reshape(
+                       f"field is a trained policy or a field with one, not {player.name!r}")
+    return np.asarray(params[2:], float).reshape(
         len(spec.decision_names or ("decision",)), T.n_features(spec))
 
 

@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     from sim.games import game_names
 
     from .cards import add_commands as add_cards_commands
+    from .field import add_commands as add_field_commands
     from .study import add_commands as add_study_commands
     from .training import add_commands as add_training_commands
     from .workbench import add_commands as add_workbench_commands
@@ -135,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_workbench_commands(commands, games, add_game_arguments)
     add_training_commands(commands, games, add_game_arguments, os.cpu_count() or 1)
+    add_field_commands(commands, games, add_game_arguments, os.cpu_count() or 1)
     add_cards_commands(commands, games, add_game_arguments)
     add_study_commands(commands)
 
@@ -202,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_simulate(args) -> int:
-    from analysis.tables import print_summary
+    from analysis.tables import print_summary, strategy_shares_text
     from sim.runner import simulate
 
     if args.precision is not None:  # grown in steps to a precision (analysis.workbench)
@@ -224,6 +226,8 @@ def run_simulate(args) -> int:
     else:
         results = simulate(spec, rules, strategies, args.games, args.seed, **run)
     print(print_summary(results))
+    if args.rotate_seats:
+        print("\n" + strategy_shares_text(results))
     if args.out:
         print(f"\nper-game table: {results.to_parquet(args.out)}")
     return 0
@@ -287,16 +291,59 @@ def run_options(args) -> int:
 
 def run_strategies(args) -> int:
     from sim.games import get_game
-
-    for name, strategy in get_game(args.game).strategies.items():
-        print(f"{name:12s} {strategy.doc}")
     from sim.strategy import SEARCH_DEFAULTS
 
-    settings = ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
-                        for k, v in SEARCH_DEFAULTS.items())
-    print("ismcts       the search player (information-set MCTS; docs/search.md): "
-          f"ismcts:{settings} (rollout: any built-in above)")
+    spec = get_game(args.game)
+    for name, strategy in spec.strategies.items():
+        print(f"{name:12s} {strategy.doc}")
+    if "ismcts" not in spec.strategies:
+        settings = ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
+                            for k, v in SEARCH_DEFAULTS.items())
+        print("ismcts       the search player (information-set MCTS; docs/search.md): "
+              f"ismcts:{settings} (rollout: any built-in above)")
+    if "trained" not in spec.strategies:
+        print(trained_text(spec))
+    if "strong" not in spec.strategies:
+        print(strong_text(spec))
     return 0
+
+
+def strong_text(spec) -> str:
+    """The `strong` line of `balance strategies`: the shipped strong field per player count."""
+    import json
+
+    from sim import field
+
+    root = field.trained.SHIPPED.parent.parent
+    rows = []
+    for n, path in field.shipped_fields(spec).items():
+        measured = json.loads(path.read_text()).get("exploitability", {})
+        share = measured.get("best_response_share")
+        rows.append(("other counts: " if n is None else f"{n} players: ") + str(path.relative_to(root))
+                    + ("" if share is None else f" (best response found: {share:.1%})"))
+    return ("strong       the strong field: a population of policies and an equilibrium mixture "
+            "(PSRO, docs/training.md), one member drawn per game and seat: -s strong seats the "
+            f"shipped field, -s strong:FILE one that `balance field {spec.name}` wrote\n"
+            "             shipped: " + ("; ".join(rows) or
+                                        f"none yet; build one with `balance field {spec.name}`"))
+
+
+def trained_text(spec) -> str:
+    """The `trained` line of `balance strategies`: what -s trained seats at each player count."""
+    from sim import trained
+
+    if trained.n_features(spec) == 0:
+        return (f"trained      not available: {spec.title} declares no features for a trained "
+                f"policy (strategies/{spec.name}.py: N_FEATURES, features)")
+    root = trained.SHIPPED.parent.parent
+    shipped = trained.shipped_policies(spec)
+    other = "other counts: " if len(shipped) > 1 else ""   # <game>.json: any count without its own
+    where = "; ".join((other if n is None else f"{n} players: ") + str(path.relative_to(root))
+                      for n, path in shipped.items())
+    return ("trained      a trained linear policy over the game's features (docs/training.md): "
+            "-s trained seats the shipped policy for the player count, -s trained:FILE a policy "
+            f"file that `balance train {spec.name}` wrote\n             shipped: "
+            + (where or f"none yet; train one with `balance train {spec.name}`"))
 
 
 def run_new_game(args) -> int:

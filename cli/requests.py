@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
-from pathlib import Path
 
-from sim.errors import BalanceError, StrategyError
+from sim.errors import BalanceError
+from sim.strategy import load_strategy
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, games: list[str], many: bool = False) -> None:
@@ -44,29 +43,3 @@ def game_request(args):
     rules = as_rules(spec, options)
     strategies = [load_strategy(s) for s in args.strategy] or ["random"]
     return spec, rules, strategies
-
-
-def load_strategy(text: str):
-    """A built-in name (the search player with its settings: ismcts:budget=256,rollout=greedy),
-    or FILE.py:FUNCTION naming a user's numba.njit strategy or a Python agent (any other
-    callable, ``agent(obs, legal) -> action``: sim/agents.py)."""
-    if ":" not in text or not text.rpartition(":")[0].endswith(".py"):
-        return text
-    from sim.strategy import Strategy
-
-    path, _, name = text.rpartition(":")
-    if not Path(path).is_file():
-        raise StrategyError(f"strategy file {path!r} not found (from --strategy {text!r})")
-    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    if not hasattr(module, name):
-        raise StrategyError(f"{path!r} has no function {name!r} (from --strategy {text!r})")
-    from numba.core.registry import CPUDispatcher
-
-    found = getattr(module, name)
-    if isinstance(found, CPUDispatcher):
-        return Strategy(name, fn=found)
-    if not callable(found):
-        raise StrategyError(f"{name!r} in {path!r} is not a function (from --strategy {text!r})")
-    return Strategy(name, agent=found)

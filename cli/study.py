@@ -7,7 +7,7 @@ from pathlib import Path
 EXAMPLE = """\
 example (studies/ holds the shipped ones):
   balance study studies/samurai_teams.toml
-  balance study my_study.toml --check          # validate only
+  balance study my_study.toml --check          # validate everything the run will need; play nothing
 """
 
 
@@ -24,7 +24,9 @@ def add_commands(commands) -> None:
     parser.add_argument("file", type=Path, help="the study file (.toml)")
     parser.add_argument("--out", type=Path, default=None,
                         help="report folder (default reports/studies/<file name>)")
-    parser.add_argument("--check", action="store_true", help="validate the file; run nothing")
+    parser.add_argument("--check", action="store_true",
+                        help="validate the file and everything its sections need (the check a "
+                        "run starts with); play nothing")
     cores = all_cores()
     parser.add_argument("--jobs", type=int, default=cores,
                         help=f"parallel threads per batch (default: every core, {cores} here)")
@@ -35,8 +37,9 @@ def add_commands(commands) -> None:
 def run_study(args) -> int:
     from analysis import study_file
 
-    study = study_file.load(args.file)
-    if args.check:
+    study = study_file.read(args.file)
+    if args.check:   # the check the run starts with (study_file.check): nothing is played
+        study_file.check(study)
         print(f"{args.file}: {study.game}, {len(study.sections)} sections "
               f"({', '.join(s['kind'] for s in study.sections)}): OK")
         return 0

@@ -98,6 +98,33 @@ def _check(args, plan: dict | None = None) -> None:
         raise BalanceError("--population must be at least 2")
 
 
+def _check_writable(path: Path, option: str, folder: bool) -> None:
+    """Refuse, before any training, an output path that could not be written after it: a
+    folder where a file goes (or a file where a folder goes), or a folder that cannot be made
+    or written to (a test file is written and removed; the folder is made now)."""
+    import os
+    import tempfile
+
+    if path.exists() and path.is_dir() != folder:
+        wanted, found = ("a folder", "a file") if folder else ("a file", "a folder")
+        raise BalanceError(f"{option} {str(path)!r} is {found}; give {wanted} path (nothing "
+                           "was trained)")
+    where = path if folder else path.parent
+    existing = next(p for p in (where, *where.parents) if p.exists())
+    if not existing.is_dir():
+        raise BalanceError(f"{option} {str(path)!r}: {str(existing)!r} is a file, not a folder; "
+                           "give another path (nothing was trained)")
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=where).close()
+        if path.is_file() and not os.access(path, os.W_OK):
+            raise PermissionError(13, "the file is read-only")
+    except OSError as failure:
+        raise BalanceError(f"{option} {str(path)!r} cannot be written "
+                           f"({failure.strerror or failure}); give another path (nothing was "
+                           "trained)") from None
+
+
 def run_train(args) -> int:
     from analysis.training import learning_curve, recipe, strength_table, train_recipe
     from sim.games import game_names
@@ -122,6 +149,9 @@ def run_train(args) -> int:
     if args.hold_out is None:
         args.hold_out = plan.get("hold_out")
     out = args.out or Path("policies") / f"{spec.name}-{rules.n_seats}p.json"
+    _check_writable(out, "--out", folder=False)  # first: "." has no name to give a suffix
+    for suffix in (".history.csv", ".curve.png", ".strength.csv"):
+        _check_writable(out.with_suffix(suffix), "--out", folder=False)
     plan = dict(plan, against=args.against, hold_out=args.hold_out, generations=args.generations,
                 games=args.games, seed=args.seed,
                 population=args.population or plan.get("population"))
@@ -149,6 +179,8 @@ def run_shipped(args) -> int:
     if without:
         raise BalanceError(f"{', '.join(without)} has no training recipe (TRAINING in its study): "
                            "no shipped policy to regenerate")
+    if args.out is not None:
+        _check_writable(args.out, "--out", folder=True)
     written = regenerate_shipped(games, jobs=args.jobs, progress=not args.no_progress,
                                  out=args.out)
     for path in written:
@@ -164,6 +196,7 @@ def run_exploit(args) -> int:
     _check(args)
     spec, rules, _ = game_request(args)
     out = args.out or Path("exploit") / f"{spec.name}-{rules.n_seats}p"
+    _check_writable(out, "--out", folder=True)
     report = exploit(spec.name, rules, field=args.field, generations=args.generations,
                      population=args.population, games=args.games, seed=args.seed,
                      jobs=args.jobs, run_dir=args.run_dir, check_games=args.check_games,

@@ -15,6 +15,11 @@ METRICS_HELP = textwrap.fill(
     "metrics (docs/workbench.md): win_<seat> (win rate), first_seat_advantage, decided (share of "
     "games with a winner), the game's headline ends (Parthian: victory), <length>_mean "
     "(rounds_mean); every rate with its 95% interval.")
+# `balance metrics` names the metrics from a sample whose games it keeps (a study's declared
+# metrics need them): past this, a bigger sample only costs memory; precise values are
+# `simulate --precision`'s and `sweep`'s work.
+METRICS_MAX_GAMES = 1_000_000
+METRICS_PROGRESS_FROM = 100_000   # a sample this large takes long enough to show a bar
 TUNE_EXAMPLE = ("balance tune parthian --target victory=0.5 --over n_players=3,4,5,6 "
                 "--vary legions -s cautious")
 
@@ -112,7 +117,9 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
         "ones for every game, then those its study declares), measured on a small batch, and "
         "its --balance groups.")
     add_game_arguments(metrics, games)
-    metrics.add_argument("--games", type=int, default=500, help="games of the sample (default 500)")
+    metrics.add_argument("--games", type=int, default=500,
+                         help=f"games of the sample (default 500, at most {METRICS_MAX_GAMES:,})")
+    metrics.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     metrics.set_defaults(run=run_metrics)
 
 
@@ -162,7 +169,8 @@ def add_compare(commands, games, add_game_arguments) -> None:
                         "first_seat_advantage)")
     parser.add_argument("--delta", default="1pp", metavar="D",
                         help="the difference worth detecting: percentage points of a rate (1pp "
-                        "or 1), or the metric's units for rounds_mean etc. (default 1pp)")
+                        "or 1; 0.001 to 100), or the metric's units for rounds_mean etc. "
+                        "(default 1pp)")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="false-positive rate: deciding a difference where there is none "
                         "(default 0.05)")
@@ -242,13 +250,18 @@ def run_simulate_precise(args) -> int:
                            "--dask yet")
     spec, rules, strategies = game_request(args)
     extra = {"rotate_seats": True} if getattr(args, "rotate_seats", False) else {}
+    max_games = DEFAULT_MAX_GAMES if args.max_games is None else args.max_games  # 0 is refused
     results = simulate_precise(spec, rules, strategies, args.precision, args.seed,
-                               max_games=args.max_games or DEFAULT_MAX_GAMES, jobs=args.jobs,
+                               max_games=max_games, jobs=args.jobs,
                                chunk_size=args.chunk_size, backend=args.backend,
                                stream=args.stream, progress=False if args.no_progress else None,
                                run_dir=getattr(args, "run_dir", None), **extra)
     p = results.provenance
     print(print_summary(results))
+    if extra:
+        from analysis.tables import strategy_shares_text
+
+        print("\n" + strategy_shares_text(results))
     print(f"\n{p['n_games']:,} games (steps {', '.join(f'{n:,}' for n in p['steps'])}): precision "
           f"{args.precision} pp {'reached' if p['precision_met'] else 'NOT reached (max games)'}")
     if args.out:
@@ -353,10 +366,16 @@ def run_metrics(args) -> int:
     from analysis.studies import study_module
     from analysis.workbench import metrics as M
     from analysis.workbench import targets as T
+    from sim.errors import RunError
     from sim.runner import simulate
 
+    if not 1 <= args.games <= METRICS_MAX_GAMES:
+        raise RunError(f"--games {args.games}: `balance metrics` lists the metrics on a sample of "
+                       f"1 to {METRICS_MAX_GAMES:,} games; measure them precisely with `balance "
+                       f"simulate {args.game} --precision PP` or `balance sweep`")
     spec, rules, strategies = _request(args)
-    result = simulate(spec, rules, strategies, args.games, 0, progress=False)
+    show = args.games >= METRICS_PROGRESS_FROM and not args.no_progress
+    result = simulate(spec, rules, strategies, args.games, 0, progress=show)
     row = M.measured(result, spec, rules.n_seats)
     print(f"metrics of {spec.title} ({rules.n_seats} seats; a sample of {args.games} games, "
           f"every seat {strategies}):")
@@ -375,8 +394,8 @@ def run_tune(args) -> int:
     spec, rules, strategies = _request(args)
     result = tune(spec, args.target, args.vary, args.over, rules, strategies, args.seed,
                   trials=args.trials, search_games=args.search_games, tolerance=args.tolerance,
-                  fewest_changes=args.fewest_changes, precision=args.precision or 0.5,
-                  max_games=args.max_games or 1_000_000, jobs=args.jobs,
+                  fewest_changes=args.fewest_changes, precision=args.precision,
+                  max_games=1_000_000 if args.max_games is None else args.max_games, jobs=args.jobs,
                   progress=not args.no_progress, run_dir=args.run_dir, balance=args.balance,
                   target_files=args.target_file, distance=args.distance, pareto=args.pareto)
     if result.front is not None:
@@ -395,14 +414,40 @@ def run_tune(args) -> int:
     paths = result.write(_out(args, "tune"))
     for path in paths.values():
         print(f"written: {path}")
-    command = [f"balance simulate {spec.name}", *result.flags]
-    if result.file is not None:
-        command.append(f"-o {result.file[0]}={paths[result.file[0]]}")
-    where = "".join(f" -o {key}=<one of {', '.join(values)}>" for key, values in
-                    result.verified.attrs["provenance"]["over"].items())
-    print(f"\nplay the tuned set: {' '.join(command)}{where}")
+    print(f"\nplay the tuned set: {replay_command(args, spec, result, paths)}")
     print("all targets hit" if result.hit else "NOT every target is within the tolerance")
     return 0 if result.hit else 1
+
+
+def replay_command(args, spec, result, paths) -> str:
+    """The `balance simulate` command that plays the tuned set as it was tuned: the request's own
+    options and seats, the tuned values, and a placeholder for each --over name."""
+    import shlex
+
+    from analysis.workbench.specs import STRATEGIES
+
+    over = result.verified.attrs["provenance"]["over"]
+    tuned = {flag.split("=", 1)[0].split()[-1] for flag in result.flags}
+    if result.file is not None:
+        tuned.add(result.file[0])
+    command = [f"balance simulate {spec.name}"]
+    if args.players is not None and "n_players" not in over:
+        command.append(f"--players {args.players}")
+    for item in args.option:
+        name = item.partition("=")[0].strip()
+        if name not in over and name not in tuned:
+            command.append(f"-o {shlex.quote(item)}")
+    command += result.flags
+    if result.file is not None:
+        command.append(f"-o {result.file[0]}={shlex.quote(str(paths[result.file[0]]))}")
+    seats = next((values for key, values in over.items() if key in STRATEGIES), None)
+    if seats is None:
+        command += [f"-s {shlex.quote(s)}" for s in args.strategy]
+    else:
+        command.append(f"-s <one -s per seat of one of {', '.join(seats)}>")
+    command += [f"-o {key}=<one of {', '.join(values)}>" for key, values in over.items()
+                if key not in STRATEGIES]
+    return " ".join(command)
 
 
 def parse_delta(text: str, metric: str | None) -> float:
@@ -424,7 +469,7 @@ def parse_delta(text: str, metric: str | None) -> float:
 def run_compare(args) -> int:
     from analysis.markdown import markdown_table
     from analysis.workbench.compare import compare, plan
-    from .requests import load_strategy
+    from sim.strategy import load_strategy
 
     spec, rules, strategies = _request(args)
     sides = {f"{k}_strategies": None if names is None else [load_strategy(s) for s in names]

@@ -14,25 +14,31 @@ A callback is made in the process that plays (``SeatPlan.batch``), from the Pyth
 which travels to worker processes pickled (cloudpickle, so lambdas and closures travel too).
 An exception raised by the callable cannot cross the kernel: the callback keeps it, answers an
 illegal action (the kernel ends the chunk after that game), and the runner raises it
-(:func:`failure`).
+(:func:`failure`, :meth:`Callback.report`). An answer that is no action code (a text, a bool, a
+NaN, 1.7, an integer beyond 64 bits, which C would silently wrap into a legal code) is kept the
+same way and reported as the agent's illegal answer; a Ctrl-C that lands while the agent runs
+is the user's interruption, raised again as KeyboardInterrupt, not blamed on the agent.
 """
 from __future__ import annotations
 
 import ctypes
 import inspect
 import math
+import operator
 import weakref
 from functools import lru_cache
 
 import numpy as np
 
 from .core.userfn import MISMATCH, expected_code
+from .errors import StrategyError
 
 _C_TYPES = {np.dtype(np.int64): ctypes.c_int64, np.dtype(np.int32): ctypes.c_int32,
             np.dtype(np.int16): ctypes.c_int16, np.dtype(np.int8): ctypes.c_int8,
             np.dtype(np.uint64): ctypes.c_uint64, np.dtype(np.uint8): ctypes.c_uint8,
             np.dtype(np.float64): ctypes.c_double, np.dtype(np.float32): ctypes.c_float,
             np.dtype(np.bool_): ctypes.c_bool}
+_INT64 = (-(1 << 63), (1 << 63) - 1)
 _MAX_VIEWS = 4096
 _LIVE: dict[int, "Callback"] = {}   # address -> callback, while its batch's users array lives
 
@@ -43,6 +49,38 @@ def arrays(observation) -> list[tuple[str, np.dtype, int]]:
     return [*((name, np.dtype(dtype), ndim) for name, dtype, ndim in observation),
             ("legal", np.dtype(np.bool_), 1), ("params", np.dtype(np.float64), 1),
             ("rng", np.dtype(np.uint64), 1)]
+
+
+class IllegalAnswer(Exception):
+    """An agent's answer that is no action code (kept by the callback, reported by the runner)."""
+
+
+def action_code(answer) -> int:
+    """The action code an agent answered: an integer (Python or numpy, or a float holding a whole
+    number) within 64 bits; anything else raises IllegalAnswer saying what came back."""
+    if isinstance(answer, (bool, np.bool_)):
+        raise IllegalAnswer(f"{answer!r} (a bool, not an action code)")
+    if isinstance(answer, (float, np.floating)):
+        if not math.isfinite(answer) or not float(answer).is_integer():
+            raise IllegalAnswer(f"{answer!r} (a float that is no whole number)")
+        code = int(answer)
+    else:
+        try:
+            code = operator.index(answer)
+        except TypeError:
+            raise IllegalAnswer(f"{_shown(answer)} (a {type(answer).__name__}, not an integer "
+                                "action code)") from None
+    if not _INT64[0] <= code <= _INT64[1]:
+        raise IllegalAnswer(f"{code} (outside the 64-bit range of action codes)")
+    return code
+
+
+def _shown(value) -> str:
+    try:
+        text = repr(value)
+    except Exception:  # a user's object whose repr fails is still reported
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 @lru_cache(maxsize=None)
@@ -100,13 +138,25 @@ class Callback:
             views = [self._view(k, rest[at], rest[at + 1:end]) for k, at, end in self._spans]
             obs = self._class(*views[:self._n_obs])
             legal, params, rng = views[self._n_obs:]
-            action = self.answer(decision, seat, obs, legal, params, rng)
-            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-                raise TypeError(f"returned {action!r}, not an action (an int)")
-            return int(action)
+            return action_code(self.answer(decision, seat, obs, legal, params, rng))
         except BaseException as failure:  # it cannot cross the kernel: the runner raises it
             self.error = failure
             return -1
+
+    def report(self, seat: int, game: int) -> BaseException:
+        """What the runner raises for this callback's kept error, at ``seat`` in game ``game``."""
+        error = self.error
+        if isinstance(error, KeyboardInterrupt):
+            return error  # Ctrl-C while the agent ran: the user's interruption, not the agent's
+        if isinstance(error, IllegalAnswer):
+            report = StrategyError(f"agent {self.label!r} at seat {seat} returned {error}, an "
+                                   f"illegal answer in game {game}; it must return the integer "
+                                   "code of a legal action")
+        else:
+            report = StrategyError(f"agent {self.label!r} at seat {seat} raised "
+                                   f"{type(error).__name__}: {error} (game {game})")
+        report.__cause__ = error
+        return report
 
 
 def callback_address(answer, observation, observation_class, users: np.ndarray, label: str) -> int:

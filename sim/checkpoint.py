@@ -8,7 +8,10 @@ instant leaves only whole pieces, stray temporary files (ignored) or a piece wit
 checksum (redone). A piece whose bytes do not match its checksum is detected and redone.
 
 Opening a folder with a different request is refused with a :class:`RunError` that names what
-differs, so a resumed run can never mix pieces of two requests. The runner stores one piece per
+differs, so a resumed run can never mix pieces of two requests. A request names its input files
+with the SHA-256 of their contents (``"inputs"``: :func:`file_digests`), so an edited policy file,
+data file or agent module is a different request too, and the refusal names the file that
+changed. The runner stores one piece per
 chunk of games; other long jobs (sweeps, tuning) can store one piece per point::
 
     store = RunDir("runs/sweep", {"command": "sweep", "game": "parthian", ...})
@@ -130,11 +133,47 @@ def _normalised(request: dict) -> dict:
         raise RunError(f"a run request must be plain data (JSON): {failure}") from None
 
 
+def file_digests(paths) -> dict[str, str]:
+    """The SHA-256 of each file's contents, by the path it was given as: a run request's
+    ``"inputs"``, which key a run folder by what the run reads, not by the files' names."""
+    digests = {}
+    for path in paths:
+        try:
+            digests[str(path)] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        except OSError as failure:
+            raise RunError(f"input file {str(path)!r} cannot be read: "
+                           f"{failure.strerror or failure}") from None
+    return digests
+
+
 def _mismatch(path: Path, old: dict, new: dict) -> str:
-    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-    shown = "; ".join(f"{k}: folder has {old.get(k)!r}, this run asks {new.get(k)!r}" for k in keys)
-    return (f"run folder {str(path)!r} belongs to another request ({shown}); re-run the same "
-            "command to resume it, or use a new folder")
+    where = f"run folder {str(path)!r}"
+    fix = "use a new --run-dir, or delete the folder to start again"
+    if old.get("command") != new.get("command"):
+        return f"{where} was made by {_maker(old)}, not {_maker(new)}: {fix}"
+    shown = _input_changes(old.get("inputs") or {}, new.get("inputs") or {})
+    keys = sorted(k for k in set(old) | set(new) if k != "inputs" and old.get(k) != new.get(k))
+    shown += [f"{k}: folder has {old.get(k)!r}, this run asks {new.get(k)!r}" for k in keys]
+    return (f"{where} belongs to another request ({'; '.join(shown)}); re-run the same command "
+            f"with the same input files to resume it, or {fix}")
+
+
+def _maker(request: dict) -> str:
+    command = request.get("command")
+    return f"`balance {command}`" if command else "another kind of run"
+
+
+def _input_changes(old: dict, new: dict) -> list[str]:
+    """What differs between two requests' input files, one phrase per file."""
+    changes = []
+    for name in sorted(set(old) | set(new)):
+        if name not in old:
+            changes.append(f"this run also reads {name!r}")
+        elif name not in new:
+            changes.append(f"the folder's run read {name!r}, this run does not")
+        elif old[name] != new[name]:
+            changes.append(f"input {name!r} changed since the folder's run (its contents differ)")
+    return changes
 
 
 def _write_atomic(path: Path, payload: bytes) -> None:

@@ -73,6 +73,15 @@ class Table:
     def __len__(self) -> int:
         return len(self.rows)
 
+    def decimal(self, cell: str) -> str:
+        """A number cell as Python reads it: where commas do not separate the cells (a European
+        spreadsheet's ';' file, a tab file or a workbook), a decimal comma is a decimal point
+        ('0,45' -> '0.45'). Callers that read numbers use it, so every data file agrees."""
+        text = str(cell).strip()
+        if self.separator != "," and text.count(",") == 1 and "." not in text:
+            return text.replace(",", ".")
+        return cell
+
     @property
     def found(self) -> str:
         """What was found, for messages: encoding, separator, columns seen."""
@@ -154,27 +163,42 @@ def _unreadable(label: str, why: str) -> RulesError:
 def _decode(data: bytes, label: str) -> tuple[str, str]:
     if data.startswith(_OLE):
         raise _unreadable(label, "an old binary .xls workbook; the toolkit reads .xlsx")
+    return decode_text(data, lambda why: _unreadable(label, why))
+
+
+def decode_text(data: bytes, unreadable, fallback: str | None = None) -> tuple[str, str]:
+    """(text, encoding name) of a text file's bytes: UTF-8 with or without a byte-order mark,
+    or UTF-16 / UTF-32 with one. Bytes that are not UTF-8 are decoded with ``fallback`` (a codec
+    such as "cp1252", for a reader that accepts a Windows editor's "ANSI" files) when given;
+    anything else raises ``unreadable(why)``, the caller's error. Shared by the data files and
+    the study files (analysis/study_file.py), so both read the same encodings."""
     codec, name = _sniff_encoding(data)
     if codec is not None:
         try:
             text = data.decode(codec)
         except UnicodeDecodeError as error:
             family = name.split()[0]
-            raise _unreadable(label, f"starts with a {family} byte-order mark but is not valid "
-                              f"{family}: byte {error.start} after the mark") from None
+            raise unreadable(f"starts with a {family} byte-order mark but is not valid "
+                             f"{family}: byte {error.start} after the mark") from None
     else:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
             bad = data[error.start]
-            raise _unreadable(label, f"not UTF-8: byte 0x{bad:02x} at offset {error.start}; "
-                              "not UTF-16 or UTF-32 with a byte-order mark; not .xlsx") from None
+            why = (f"not UTF-8: byte 0x{bad:02x} at offset {error.start}; not UTF-16 or UTF-32 "
+                   "with a byte-order mark")
+            if fallback is None:
+                raise unreadable(why + "; not .xlsx") from None
+            try:
+                text, name = data.decode(fallback), fallback
+            except UnicodeDecodeError:
+                raise unreadable(f"{why}; not {fallback} either") from None
         if "\x00" in text:
             ascii_utf16 = len(data) > 1 and data.count(0) * 3 >= len(data)
-            raise _unreadable(label, "holds NUL bytes" + (": UTF-16 without a byte-order mark?"
-                                                          if ascii_utf16 else ": not a text file"))
+            raise unreadable("holds NUL bytes" + (": UTF-16 without a byte-order mark?"
+                                                  if ascii_utf16 else ": not a text file"))
     if "\x00" in text:
-        raise _unreadable(label, f"{name} text holding NUL bytes")
+        raise unreadable(f"{name} text holding NUL bytes")
     return text, name
 
 
@@ -195,11 +219,29 @@ def _separator(header: str, sample: list[str]) -> str | None:
     return best
 
 
+def _refuse_json(text: str, label: str) -> None:
+    """A JSON file (a policy, a study's settings) given where a table goes: say so, rather than
+    report the columns its braces and quotes split into."""
+    start = text.lstrip()[:1]
+    if start not in ("{", "["):
+        return
+    import json
+
+    try:
+        body = json.loads(text)
+    except ValueError:
+        return
+    kind = "a policy file (JSON)" if isinstance(body, dict) and "weights" in body else "a JSON file"
+    raise RulesError(f"{label} is {kind}, not a table; give a CSV (comma, semicolon or tab), "
+                     "tab-separated text or an .xlsx workbook")
+
+
 def _text_table(text: str, label: str, encoding: str, comment: str | None) -> Table:
     if text.startswith("\ufeff"):   # text handed over with its BOM still on
         text, encoding = text[1:], encoding if encoding != "text" else "UTF-8 with BOM"
     if encoding == "text":
         encoding = "UTF-8"
+    _refuse_json(text, label)
     kept = [(number, line) for number, line in enumerate(text.splitlines(), start=1)
             if line.strip() and not (comment and line.lstrip().startswith(comment))]
     if not kept:

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Callable, Mapping
+from typing import Callable, Mapping, NamedTuple
 
 import numpy as np
 
@@ -58,6 +58,14 @@ RECORD_DTYPE = np.int16
 
 # Who sees a logged event (layout.EVENT_VISIBILITY).
 PUBLIC, OWNER, NOBODY = 0, 1, 2
+
+
+class Payoff(NamedTuple):
+    """A seat column that can be a seat's return in the adapters (``returns="<column>"``)."""
+    # rules -> (lowest, highest) value a seat can get in that variant; None: not declared (the
+    # adapters then give the record dtype's range)
+    bounds: Callable | None = None
+    total: float | None = None   # what the seats' values always sum to (0: zero-sum); None: varies
 
 
 @dataclass(frozen=True)
@@ -89,6 +97,13 @@ class GameSpec:
     # shipped policy for the player count where one exists, else ``heuristic``).
     heuristic: str = "random"
     rollout: str = "random"
+    # Seat columns that are a seat's score (the adapters' ``returns=``), each with what is known
+    # of its range (:class:`Payoff`).
+    payoffs: Mapping[str, Payoff] = field(default_factory=dict)
+    # The variant's deals, where they can be listed: ``deals(rules, limit)`` -> a list of
+    # (rule options that fix every chance event of the game, probability), or None where there
+    # are more than ``limit`` of them (the OpenSpiel adapter's exact chance node).
+    deals: Callable | None = field(repr=False, default=None)
 
     @property
     def observation(self) -> tuple:

@@ -91,7 +91,7 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
         provenance["rotate_seats"] = True
     store = None
     if run_dir is not None:
-        store, chunk = _open_run_dir(run_dir, provenance, seats, chunk_size, chunk, stream)
+        store, chunk = _open_run_dir(run_dir, provenance, rules, seats, chunk_size, chunk, stream)
     starts = list(range(int(first_game), end, chunk))
     sizes = {start: min(chunk, end - start) for start in starts}
 
@@ -216,7 +216,8 @@ def _outputs(tasks: list, jobs: int, backend: str):
                             return_as="generator")(tasks)
 
 
-def _open_run_dir(run_dir, provenance: dict, seats: SeatPlan, chunk_size, chunk: int, stream: bool):
+def _open_run_dir(run_dir, provenance: dict, rules, seats: SeatPlan, chunk_size, chunk: int,
+                  stream: bool):
     """The run folder for this request; a resumed run keeps the chunk size it started with."""
     from .checkpoint import RunDir
 
@@ -224,13 +225,56 @@ def _open_run_dir(run_dir, provenance: dict, seats: SeatPlan, chunk_size, chunk:
     if chunk_size is None and previous and isinstance(previous.get("chunk_size"), int):
         chunk = previous["chunk_size"]  # the default depends on --jobs, which may differ now
     request = {"command": "simulate", **provenance, "chunk_size": chunk, "stream": bool(stream),
-               "user_strategies": [_code_digest(fn) for fn in seats.user_fns]}
+               "user_strategies": [_code_digest(fn) for fn in seats.user_fns],
+               **run_inputs(rules, seats)}
     return RunDir(run_dir, request), chunk
+
+
+def run_inputs(rules, *seat_plans: SeatPlan) -> dict:
+    """``{"inputs": {path: sha256}}`` for every file a run with these rules and seats reads:
+    data files given as rule options, policy files, and the source file of each user strategy's
+    module (a module constant it reads is part of what it plays); ``{}`` for a run that reads
+    none. Every command that keeps a run folder puts this in its request, so that a folder
+    whose inputs were edited since is refused (sim.checkpoint), naming the file."""
+    from .checkpoint import file_digests
+
+    files = [*_data_files(rules)]
+    for seats in seat_plans:
+        files += [*seats.sources, *filter(None, map(_code_file, seats.user_fns))]
+    digests = file_digests(dict.fromkeys(files))
+    return {"inputs": digests} if digests else {}
+
+
+def _data_files(rules) -> list[str]:
+    """The files named by rule options (sim.datafile reads them; ``FILE.xlsx#Sheet`` is the
+    workbook FILE.xlsx)."""
+    import dataclasses
+
+    files = []
+    for option in dataclasses.fields(rules):
+        value = getattr(rules, option.name)
+        if not isinstance(value, str) or value in option.metadata.get("choices", ()):
+            continue
+        path = value if os.path.isfile(value) else value.rpartition("#")[0]
+        if path and os.path.isfile(path):
+            files.append(path)
+    return files
+
+
+def _code_file(fn) -> str | None:
+    """The source file of a user strategy's module (None for code typed into a notebook)."""
+    code = fn.py_func if hasattr(fn, "py_func") else fn.agent
+    for routine in (code, getattr(type(code), "__call__", None)):  # a function, or an object
+        filename = getattr(getattr(routine, "__code__", None), "co_filename", None)
+        if filename and os.path.isfile(filename):
+            return filename
+    return None
 
 
 def _code_digest(fn) -> str:
     """What identifies a user strategy's code across processes (its name alone does not); for
-    a Python agent, the source of its callable (or its type's, for an object)."""
+    a Python agent, the source of its callable (or its type's, for an object). The rest of its
+    module is in the request's inputs (:func:`run_inputs`)."""
     import hashlib
     import inspect
 
@@ -384,9 +428,7 @@ def play_kernel(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, c
         row, seat, action = int(error[0]), int(error[1]), int(error[2])
         failed = agent_failure(batch.users)
         if failed is not None:
-            raise StrategyError(
-                f"agent {failed.label!r} at seat {seat} raised {type(failed.error).__name__}: "
-                f"{failed.error} (game {start + row})") from failed.error
+            raise failed.report(seat, start + row)
         if action == MISMATCH:
             raise StrategyError(
                 f"strategy {seats.labels[seat]!r} at seat {seat} was compiled for other arrays "

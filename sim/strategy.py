@@ -15,6 +15,7 @@ ctypes callback of the same C signature (sim/agents.py): slower, the same determ
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -24,8 +25,8 @@ import numpy as np
 from numba.core.registry import CPUDispatcher
 
 from .core.header import new_ctl
-from . import trained
-from .core.state import RANDOM, SCRIPT, SEARCH_KIND, TRAINED, USER_KIND, Batch
+from . import field as fields, trained
+from .core.state import MIXTURE, RANDOM, SCRIPT, SEARCH_KIND, TRAINED, USER_KIND, Batch
 from .errors import StrategyError
 from .game import GameSpec
 
@@ -41,6 +42,8 @@ class Strategy:
     params: tuple[float, ...] = ()
     doc: str = field(default="", compare=False)
     agent: object = None
+    # the file it was read from (a policy file): a run folder records that file's contents
+    source: str | None = field(default=None, compare=False)
 
     def __post_init__(self):
         if sum(x is not None for x in (self.builtin, self.fn, self.agent)) != 1:
@@ -78,6 +81,7 @@ class SeatPlan:
     kinds: np.ndarray          # int64[S]
     params: np.ndarray         # float64[S, P]
     user_fns: tuple = ()       # per user kind: a numba.njit strategy, or a Strategy with an agent
+    sources: tuple = ()        # the files the seats were read from (Strategy.source)
     # True: play on the one kernel that has every path compiled in (the trained policy's
     # features and an idle controller), whatever the seats; the records are the same, and a
     # job that seats search, trained and plain players (a report) compiles one kernel per game,
@@ -118,8 +122,8 @@ class SeatPlan:
             else:
                 users[k] = address_of(fn, spec.observation, spec.observation_class)
         # a search seat's rollouts may be a trained policy: its kernel gets the buffer too
-        trained = np.zeros(0) if self.one_kernel or np.isin(self.kinds, (TRAINED, SEARCH_KIND)).any() \
-            else None
+        trained = np.zeros(0) if self.one_kernel or np.isin(self.kinds, (TRAINED, SEARCH_KIND,
+                                                                          MIXTURE)).any() else None
         return Batch(self.kinds, self.params, users, np.uint64(key), np.int64(first_game),
                      np.bool_(rotate), np.full(4, -1, np.int64), trained)
 
@@ -143,7 +147,9 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
     resolved = [lookup(spec, s, n_seats) for s in strategies]
     user_fns: list = []
     kinds = np.empty(n_seats, np.int64)
-    params = np.zeros((n_seats, spec.n_strategy_params), np.float64)
+    # wide enough for the longest strategy (a script, a field of policies): no silent cap
+    width = max([spec.n_strategy_params] + [len(s.params) for s in resolved])
+    params = np.zeros((n_seats, width), np.float64)
     for seat, strategy in enumerate(resolved):
         user = strategy.fn if strategy.fn is not None else strategy if strategy.agent is not None else None
         if user is not None:
@@ -152,20 +158,18 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
             kinds[seat] = USER_KIND + user_fns.index(user)
         else:
             kinds[seat] = strategy.builtin
-        if len(strategy.params) > spec.n_strategy_params:
-            raise StrategyError(
-                f"strategy {strategy.name!r} has {len(strategy.params)} parameters; "
-                f"{spec.title} allows at most {spec.n_strategy_params}")
         params[seat, :len(strategy.params)] = strategy.params
     labels = tuple(s.name if spec.strategies.get(s.name) == s or s.name.startswith(SEARCH_NAMES)
-                   or s.builtin == TRAINED  # a policy's name says which; its weights are many
+                   or s.builtin in (TRAINED, MIXTURE)  # its name says which; its weights are many
                    else s.describe() for s in resolved)
-    return SeatPlan(labels, kinds, params, tuple(user_fns))
+    sources = tuple(dict.fromkeys(s.source for s in resolved if s.source is not None))
+    return SeatPlan(labels, kinds, params, tuple(user_fns), sources)
 
 
 def lookup(spec: GameSpec, strategy, n_seats: int | None = None) -> Strategy:
     """A Strategy from a name: a built-in, ``trained`` (the shipped policy for ``n_seats``
-    players) or ``trained:FILE``, ``ismcts:...``, or a numba.njit function."""
+    players) or ``trained:FILE``, ``strong`` (the shipped field) or ``strong:FILE``,
+    ``ismcts:...``, or a numba.njit function."""
     if isinstance(strategy, Strategy):
         return strategy
     if isinstance(strategy, str) and strategy in spec.strategies:
@@ -173,6 +177,9 @@ def lookup(spec: GameSpec, strategy, n_seats: int | None = None) -> Strategy:
     if isinstance(strategy, str) and strategy.split(":", 1)[0] == "trained":
         _, _, path = strategy.partition(":")
         return trained_from_file(spec, path) if path else trained_shipped(spec, n_seats)
+    if isinstance(strategy, str) and strategy.split(":", 1)[0] == "strong":
+        _, _, path = strategy.partition(":")
+        return field_from_file(spec, path) if path else field_shipped(spec, n_seats)
     if isinstance(strategy, str) and strategy.split(":", 1)[0] in SEARCH_NAMES:
         return search_player(spec, strategy, n_seats=n_seats)
     if isinstance(strategy, CPUDispatcher):
@@ -194,8 +201,9 @@ def trained_player(spec: GameSpec, weights, name: str = "trained", temperature: 
 def trained_from_file(spec: GameSpec, path, name: str | None = None) -> Strategy:
     """A seat playing the policy file at ``path`` (refused if it is for other features)."""
     body = trained.load(path, spec)
-    return trained_player(spec, body["weights"], name or f"trained:{Path(path).stem}",
-                  body.get("temperature", 0.0), doc=f"trained policy {path}")
+    player = trained_player(spec, body["weights"], name or f"trained:{Path(path).stem}",
+                            body.get("temperature", 0.0), doc=f"trained policy {path}")
+    return replace(player, source=str(path))
 
 
 def trained_shipped(spec: GameSpec, n_players: int | None) -> Strategy:
@@ -206,6 +214,24 @@ def trained_shipped(spec: GameSpec, n_players: int | None) -> Strategy:
                             f"{n_players or 'this'} players; train one with `balance train "
                             f"{spec.name}` and seat it with -s trained:FILE")
     return trained_from_file(spec, path, name="trained")
+
+
+def field_from_file(spec: GameSpec, path, name: str | None = None) -> Strategy:
+    """A seat playing the field file at ``path``: one member drawn per game (sim/field.py)."""
+    body = fields.load(path, spec)
+    return Strategy(name or f"strong:{Path(path).name.removesuffix(fields.SUFFIX)}",
+                    builtin=MIXTURE, params=fields.parameters(spec, body),
+                    doc=f"strong field {path} ({len(body['members'])} members)", source=str(path))
+
+
+def field_shipped(spec: GameSpec, n_players: int | None) -> Strategy:
+    """``-s strong``: the shipped field for the variant's player count."""
+    path = fields.shipped_path(spec, n_players)
+    if path is None:
+        raise StrategyError(f"no strong {spec.title} field is shipped for {n_players or 'this'} "
+                            f"players; build one with `balance field {spec.name}` and seat it "
+                            "with -s strong:FILE")
+    return field_from_file(spec, path, name="strong")
 
 
 def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = None,
@@ -245,13 +271,11 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
         if spec.rollout == "trained" and trained.shipped_path(spec, n_seats) is None:
             values["rollout"] = spec.heuristic
     rollout = spec.strategies.get(str(values["rollout"]))
-    if str(values["rollout"]).split(":", 1)[0] == "trained":
+    if str(values["rollout"]).split(":", 1)[0] in ("trained", "strong"):
         rollout = lookup(spec, str(values["rollout"]), n_seats)
     if rollout is None or rollout.builtin is None or rollout.builtin == SEARCH_KIND:
         raise StrategyError(f"{text!r}: rollout={values['rollout']!r} is not a built-in "
                             f"{spec.title} strategy; choose one of {', '.join(spec.strategies)}")
-    if 8 + len(rollout.params) > spec.n_strategy_params:
-        raise StrategyError(f"{spec.title}: no room for the rollout's parameters")
     label = f"ismcts(budget={budget}, c={c:g}, rollout={rollout.name}"
     if (widen, alpha) != (SEARCH_DEFAULTS["widen"], SEARCH_DEFAULTS["alpha"]):
         label += f", widen={widen:g}, alpha={alpha:g}"
@@ -261,7 +285,8 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
     params = (float(budget), c, float(rollout.builtin), widen, alpha, paired, 0, 0,
               *rollout.params)
     return Strategy(label, builtin=SEARCH_KIND, params=tuple(params),
-                    doc="information-set MCTS: budget iterations per decision")
+                    doc="information-set MCTS: budget iterations per decision",
+                    source=rollout.source)
 
 
 RANDOM_PLAYER = Strategy("random", builtin=RANDOM, doc="uniformly random legal action")
@@ -275,3 +300,29 @@ def script(pairs, name: str = "script") -> Strategy:
         flat += [float(decision), float(action)]
     flat[0] = float((len(flat) - 1) // 2)
     return Strategy(name, builtin=SCRIPT, params=tuple(flat))
+
+
+def load_strategy(text: str):
+    """What ``-s TEXT`` (and a study file's seat) names: a built-in name (the search player with its settings: ismcts:budget=256,rollout=greedy),
+    or FILE.py:FUNCTION naming a user's numba.njit strategy or a Python agent (any other
+    callable, ``agent(obs, legal) -> action``: sim/agents.py)."""
+    if ":" not in text or not text.rpartition(":")[0].endswith(".py"):
+        return text
+    path, _, name = text.rpartition(":")
+    if not Path(path).is_file():
+        raise StrategyError(f"strategy file {path!r} not found (from --strategy {text!r})")
+    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    module = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(module)
+    except Exception as failure:  # the user's module: any error there is theirs to fix
+        raise StrategyError(f"strategy file {path!r} failed to import: "
+                            f"{type(failure).__name__}: {failure} (from {text!r})") from None
+    if not hasattr(module, name):
+        raise StrategyError(f"{path!r} has no function {name!r} (from --strategy {text!r})")
+    found = getattr(module, name)
+    if isinstance(found, CPUDispatcher):
+        return Strategy(name, fn=found)
+    if not callable(found):
+        raise StrategyError(f"{name!r} in {path!r} is not a function (from --strategy {text!r})")
+    return Strategy(name, agent=found)

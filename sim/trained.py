@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -86,24 +87,81 @@ def save(path, spec: GameSpec, weights, n_players: int, variant: dict, provenanc
 
 
 def load(path, spec: GameSpec) -> dict:
+    """The body of the policy file at ``path``, checked: any file that is not a policy for this
+    game's features raises a StrategyError naming the file and the key at fault."""
     path = Path(path)
+    name = f"policy file {str(path)!r}"
+    if path.is_dir():
+        raise StrategyError(f"{name} is a folder; give the policy's .json file")
     if not path.is_file():
-        raise StrategyError(f"policy file {str(path)!r} not found")
+        raise StrategyError(f"{name} not found")
     try:
-        body = json.loads(path.read_text())
-    except (json.JSONDecodeError, UnicodeDecodeError) as failure:
-        raise StrategyError(f"policy file {str(path)!r} is not a policy (JSON): {failure}") from None
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as failure:
+        raise StrategyError(f"{name} is not a policy (JSON): {failure}") from None
+    except OSError as failure:
+        raise StrategyError(f"{name} cannot be read: {failure.strerror or failure}") from None
+    if not isinstance(body, dict):
+        raise StrategyError(f"{name} holds a JSON {type(body).__name__}, not a policy object "
+                            f'{{"format": "{FORMAT}", "weights": [...], ...}}; write one with '
+                            f"`balance train {spec.name}`")
     if body.get("format") != FORMAT:
-        raise StrategyError(f"policy file {str(path)!r}: format {body.get('format')!r}, "
-                            f"expected {FORMAT!r}")
+        raise StrategyError(f"{name}: format {_short(body.get('format'))}, expected {FORMAT!r}")
     if body.get("game") != spec.name:
-        raise StrategyError(f"policy file {str(path)!r} is for {body.get('game')!r}, not "
-                            f"{spec.name!r}")
+        raise StrategyError(f"{name} is for {_short(body.get('game'))}, not {spec.name!r}")
     if body.get("feature_code") != feature_code(spec):
-        raise StrategyError(f"policy file {str(path)!r} was trained on other {spec.title} "
+        raise StrategyError(f"{name} was trained on other {spec.title} "
                             "features (strategies/" + spec.name + ".py changed since): retrain "
                             f"it with `balance train {spec.name}`")
+    _check_weights(body, spec, name)
+    temperature = body.get("temperature", 0.0)
+    if not _is_number(temperature) or not temperature >= 0:
+        raise StrategyError(f"{name}: 'temperature' is {_short(temperature)}; it must be a "
+                            "number >= 0 (0 plays the best-scored action)")
     return body
+
+
+def _is_number(value) -> bool:
+    """A finite JSON number (Python's json reads NaN and Infinity; true is no number here)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:   # an integer beyond any float
+        return False
+
+
+def _check_weights(body: dict, spec: GameSpec, name: str) -> None:
+    """'weights' is a (decision types x features) matrix of finite numbers: a NaN weight would
+    make every score NaN, and the seat would answer no legal action."""
+    d, f = len(spec.decision_names or ("decision",)), n_features(spec)
+    if f == 0:
+        raise StrategyError(f"{name}: {spec.title} declares no features (strategies/"
+                            f"{spec.name}.py: N_FEATURES, features), so it has no trained policy")
+    shape = f"{d} list(s) of {f} numbers, one list per decision type"
+    if "weights" not in body:
+        raise StrategyError(f"{name} has no 'weights' key; a {spec.title} policy's weights are "
+                            f"{shape}")
+    weights = body["weights"]
+    if not isinstance(weights, list) or len(weights) != d or \
+            not all(isinstance(row, list) and len(row) == f for row in weights):
+        raise StrategyError(f"{name}: 'weights' must be {shape}; got {_shown(weights)}")
+    for i, row in enumerate(weights):
+        for j, value in enumerate(row):
+            if not _is_number(value):
+                raise StrategyError(f"{name}: 'weights'[{i}][{j}] is {_short(value)}; every "
+                                    "weight must be a finite number")
+
+
+def _shown(value) -> str:
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _short(value) -> str:
+    """A value as Python writes it, cut for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def shipped_path(spec: GameSpec, n_players: int | None) -> Path | None:
@@ -111,3 +169,16 @@ def shipped_path(spec: GameSpec, n_players: int | None) -> Path | None:
     candidates = [SHIPPED / f"{spec.name}-{n_players}p.json"] if n_players else []
     candidates.append(SHIPPED / f"{spec.name}.json")
     return next((p for p in candidates if p.is_file()), None)
+
+
+def shipped_policies(spec: GameSpec) -> dict[int | None, Path]:
+    """Every shipped policy of the game, by player count (None: the file for any count)."""
+    found: dict[int | None, Path] = {}
+    for path in sorted(SHIPPED.glob(f"{spec.name}-*p.json")):
+        count = path.stem[len(spec.name) + 1:-1]
+        if count.isdigit():
+            found[int(count)] = path
+    general = SHIPPED / f"{spec.name}.json"
+    if general.is_file():
+        found[None] = general
+    return dict(sorted(found.items(), key=lambda item: (item[0] is None, item[0] or 0)))

@@ -50,6 +50,11 @@ ALTERNATIVES = ("two-sided", "greater", "less")
 DEFAULT_BATCH = 2_000
 DEFAULT_MAX_GAMES = 1_000_000
 GROWTH = 0.25     # after the first steps, each step adds this share of the games played so far
+# The smallest rate difference worth asking for: 0.001 pp already needs some 10^10 games per
+# side at a rate's largest spread; below it no run could ever decide.
+MIN_RATE_DELTA_PP = 0.001
+# Games counts beyond this are "more than any run" (inf): the tables keep 64-bit integers.
+MAX_COUNT = 2 ** 53
 
 
 class SPRT:
@@ -92,7 +97,7 @@ class SPRT:
         """Games per side a single fixed-size paired z-test at the same alpha, power and delta
         needs for a per-game difference of this standard deviation."""
         z = stats.norm.ppf(1 - self.side_alpha) + stats.norm.ppf(self.power)
-        return max(2, math.ceil((z * sd / self.delta) ** 2))
+        return _count(max(2.0, (z * sd / self.delta) ** 2))
 
     def expected_games(self, sd: float) -> tuple[int, int]:
         """Wald's approximate mean number of games under H0 and under H1 (no overshoot)."""
@@ -100,7 +105,22 @@ class SPRT:
         beta, a = 1 - self.power, self.side_alpha
         under_h0 = ((1 - a) * -self.lower - a * self.upper) / step
         under_h1 = ((1 - beta) * self.upper + beta * self.lower) / step
-        return math.ceil(under_h0), math.ceil(under_h1)
+        return _count(under_h0), _count(under_h1)
+
+
+def _count(games: float):
+    """A number of games rounded up; inf where it exceeds MAX_COUNT (a tiny delta), so that a
+    table holding it still fits 64-bit columns (CSV, Parquet)."""
+    return math.ceil(games) if games <= MAX_COUNT else math.inf
+
+
+def check_rate_delta(delta_pp: float) -> None:
+    """A rate's difference lies in [MIN_RATE_DELTA_PP, 100] percentage points."""
+    if not MIN_RATE_DELTA_PP <= delta_pp <= 100:
+        raise specs.WorkbenchError(
+            f"delta {delta_pp:g} pp is out of range for a rate: give {MIN_RATE_DELTA_PP:g} to 100 "
+            "percentage points (--delta 1pp); a smaller difference needs more games than any "
+            "run can play")
 
 
 def check_levels(delta, alpha, power, alternative) -> None:
@@ -298,6 +318,8 @@ def compare(game, a=None, b=None, *, rules=None, strategies="random", a_strategi
     spec, sides, metric = setup(game, a, b, rules, strategies, a_strategies, b_strategies, metric)
     check_levels(delta, alpha, power, alternative)
     scale = 100 if is_rate(metric) else 1     # delta is in pp for a rate
+    if scale == 100:
+        check_rate_delta(delta)
     test = SPRT(delta / scale, alpha, power, alternative)
     unit = math.lcm(sides[0].rules.n_seats, sides[1].rules.n_seats)
     _check_sizes(batch, max_games, unit)
@@ -388,6 +410,8 @@ def plan(game, a=None, b=None, *, rules=None, strategies="random", a_strategies=
     spec, sides, metric = setup(game, a, b, rules, strategies, a_strategies, b_strategies, metric)
     check_levels(delta, alpha, power, alternative)
     scale = 100 if is_rate(metric) else 1
+    if scale == 100:
+        check_rate_delta(delta)
     test = SPRT(delta / scale, alpha, power, alternative)
     row = {"game": spec.name, "metric": metric, "a": sides[0].text, "b": sides[1].text,
            "strategies_a": "+".join(sides[0].labels), "strategies_b": "+".join(sides[1].labels),

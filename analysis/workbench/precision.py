@@ -25,7 +25,7 @@ from sim.errors import RunError
 from sim.results import Results
 from sim.checkpoint import RunDir
 from sim.games import get_game
-from sim.runner import as_rules, simulate
+from sim.runner import as_rules, run_inputs, simulate
 from sim.strategy import resolve_seats
 
 from . import metrics as M
@@ -118,11 +118,12 @@ def run_batch(game, rules, strategies, n_games: int | None, seed: int, *, precis
 def open_run(run_dir, command: str, spec, rules, strategies, **settings) -> Path | None:
     """The run folder of one workbench command, or None when none was asked for. Its manifest
     holds the command's request (``settings``: everything else that shapes its result), so that
-    running another command against it is refused (sim.checkpoint.RunDir); the batches keep
+    running another command against it is refused (sim.checkpoint.RunDir), and so is a run whose
+    input files (policy files, data files, agents' modules) were edited since; the batches keep
     their chunks in sub-folders."""
     if run_dir is None:
         return None
+    seats = resolve_seats(spec, strategies, rules.n_seats)
     request = {"command": command, "game": spec.name, "variant": rules.to_dict(),
-               "strategies": list(resolve_seats(spec, strategies, rules.n_seats).labels),
-               **settings}
+               "strategies": list(seats.labels), **settings, **run_inputs(rules, seats)}
     return RunDir(run_dir, json.loads(json.dumps(request, sort_keys=True, default=str))).path

@@ -21,9 +21,21 @@ when its deviation is at most the tolerance.
 
 ``--balance GROUP`` is ``max_gap(PATTERN)=0`` for a group the game declares (its study's
 ``BALANCE``: Samurai Sword ``teams`` = ``team_*``); ``seats`` (``win_*``) exists for every game.
-A *target file* (CSV) holds one goal per row: ``metric,target`` (optionally ``op``, and columns
-named like ``--over`` options, such as ``n_players``, that restrict the row to those points), or
-a strategy matrix ``a,b,target`` (each row the goal ``match(a,b)=target``).
+A *target file* (CSV, or any table sim.datafile reads) holds one goal per row: ``metric,target``
+(optionally ``op``), or a strategy matrix ``a,b,target`` (each row the goal ``match(a,b)=target``).
+Any other column restricts its rows: it is named like a rule option of the game (``n_players``),
+``strategies`` or an ``--over`` name, and a row with a value there is a goal only where the run
+plays that value; an empty cell applies everywhere. The restriction holds with or without
+``--over``: at the run's own player count when nothing varies it. A row whose restriction
+matches no point of the run is refused (a designer who wrote a goal for 3 players expects it to
+be checked, not skipped: add ``--over n_players=...``), and so is a point where no goal applies.
+A column of any other name is refused with the accepted names: a goal meant for one point must
+never silently apply at another.
+
+Values are checked when the goals are read: a target must be a finite number; a rate (any
+metric but a mean length ``*_mean``) lies in [0, 1] (an advantage or an edge, in [-1, 1]), so
+that 40 meant as 40 % is refused with the way to write it (``0.40`` or ``40%``). In a file not
+separated by commas a decimal comma reads as a point (``0,45``), as the data files read it.
 """
 from __future__ import annotations
 
@@ -47,6 +59,8 @@ OPS = ("<=", ">=", "==", "=")
 GAP = re.compile(r"^max_gap\((?P<pattern>[^()]+)\)$")
 MATCH = re.compile(r"^match\((?P<a>[^,()]+),(?P<b>[^,()]+)\)$")
 GENERIC_BALANCE = {"seats": "win_[0-9]*"}
+GOAL_COLUMNS = ("metric", "target", "op", "a", "b")
+SIGNED = ("advantage", "edge")   # rates of a difference: between -1 and 1
 
 
 @dataclass(frozen=True)
@@ -56,7 +70,8 @@ class Goal:
     expression: str                 # metric name, max_gap(PATTERN) or match(A,B)
     op: str                         # "=", "<=" or ">="
     value: float
-    where: Mapping[str, str] = field(default_factory=dict)  # only at these --over points
+    where: Mapping[str, str] = field(default_factory=dict)  # only at these points
+    source: str = field(default="", compare=False)  # "target file 'x.csv' line 3", for messages
 
     @property
     def text(self) -> str:
@@ -68,8 +83,10 @@ class Goal:
         found = MATCH.match(self.expression)
         return (found["a"].strip(), found["b"].strip()) if found else None
 
-    def applies(self, assignment: Mapping) -> bool:
-        return all(str(assignment.get(k)) == str(v) for k, v in self.where.items())
+    def applies(self, point: Mapping) -> bool:
+        """Whether the goal holds at a point: ``point`` maps names to the point's values (see
+        :func:`point_values`: its rule options, strategies and --over values)."""
+        return all(k in point and same_value(point[k], v) for k, v in self.where.items())
 
     def measure(self, row: Mapping) -> tuple[float, float, float]:
         """(estimate, low, high) of the expression from a row of metrics with intervals. A gap's
@@ -105,18 +122,85 @@ def known(row: Mapping) -> list[str]:
     return [m for m in row if not m.endswith(("_low", "_high")) and m != "n_games"]
 
 
-def parse_number(text: str, goal: str) -> float:
+def parse_number(text: str, where: str) -> float:
+    """A goal's value: a number, a fraction or a percentage; ``where`` names it in messages."""
     raw = str(text).strip()
     try:
         if raw.endswith("%"):
-            return float(raw[:-1]) / 100
-        if "/" in raw:
+            value = float(raw[:-1]) / 100
+        elif "/" in raw:
             top, bottom = raw.split("/", 1)
-            return float(top) / float(bottom)
-        return float(raw)
-    except (ValueError, ZeroDivisionError):
-        raise WorkbenchError(f"goal {goal!r}: {text!r} is not a number (write 0.5, 1/3 or "
+            value = float(top) / float(bottom)
+        else:
+            value = float(raw)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise WorkbenchError(f"{where}: {text!r} is not a number (write 0.5, 1/3 or "
                              "33.3%)") from None
+    if not math.isfinite(value):  # float() reads 'nan' and 'inf': no game can aim at them
+        raise WorkbenchError(f"{where}: {text!r} is not a finite number (write 0.5, 1/3 "
+                             "or 33.3%)")
+    return value
+
+
+def is_rate(expression: str) -> bool:
+    """Every metric is a rate but a mean (``rounds_mean``) and a gap between means."""
+    gap = GAP.match(expression)
+    name = gap["pattern"].strip() if gap else expression
+    return not name.endswith("_mean")
+
+
+def checked(goal: Goal, where: str) -> Goal:
+    """The goal, if its value can be a value of its metric; ``where`` names it in messages."""
+    if not is_rate(goal.expression):
+        return goal
+    low = -1.0 if any(word in goal.expression for word in SIGNED) else 0.0
+    if not low <= goal.value <= 1:
+        percent = f"{goal.value / 100:.2f} or {goal.value:g}%" if 1 < abs(goal.value) <= 100 \
+            else "a fraction such as 0.40, or a percentage such as 40%"
+        raise WorkbenchError(f"{where}: {goal.expression} is a rate between {low:g} and 1, so "
+                             f"its target {goal.value:g} can never be met; write {percent}")
+    return goal
+
+
+def same_value(value, wanted) -> bool:
+    """A point's value against a restriction's text: 4 and '4.0' and ' 4 ' are the same, so are
+    True and 'true'."""
+    def plain(x):
+        text = str(x).strip().lower()
+        try:
+            return float(text)
+        except ValueError:
+            return text
+    return plain(value) == plain(wanted)
+
+
+def point_values(rules, strategies, assignment: Mapping) -> dict:
+    """What a goal's restriction is compared with at a point: the point's rule options, its
+    strategies (joined by +) and the --over values that made it."""
+    names = [strategies] if isinstance(strategies, str) else list(strategies or ())
+    labels = [getattr(s, "name", s) for s in names]
+    joined = "+".join(map(str, labels))
+    return {**rules.to_dict(options_only=True), "strategies": joined, "strategy": joined,
+            **assignment}
+
+
+def check_coverage(goals: Sequence[Goal], points: Sequence[Mapping]) -> None:
+    """Every goal applies at a point of the run, and every point has a goal (see the module)."""
+    shown = lambda point, names: ", ".join(f"{k}={point.get(k)}" for k in names) or "its options"
+    for goal in goals:
+        if not any(goal.applies(p) for p in points):
+            played = sorted({shown(p, goal.where) for p in points})
+            where = f"{goal.source}: " if goal.source else ""
+            raise WorkbenchError(
+                f"{where}goal {goal.text} applies at no point of this run (it plays "
+                f"{'; '.join(played)}); play that point (-o or --over "
+                f"{', '.join(f'{k}=...' for k in goal.where)}) or remove the goal")
+    restricted = sorted({k for g in goals for k in g.where})
+    for point in points:
+        if not any(g.applies(point) for g in goals):
+            raise WorkbenchError(f"no goal applies at the point {shown(point, restricted)}; "
+                                 "give it a goal (a target-file row without a restriction "
+                                 "applies everywhere) or leave it out of --over")
 
 
 def parse_goal(text: str, where: Mapping | None = None) -> Goal:
@@ -128,8 +212,9 @@ def parse_goal(text: str, where: Mapping | None = None) -> Goal:
     for op in OPS:
         left, sep, right = compact.partition(op)
         if sep and left and right:
-            return Goal(left, "=" if op == "==" else op, parse_number(right, text),
-                        dict(where or {}))
+            at = f"goal {text!r}"
+            return checked(Goal(left, "=" if op == "==" else op, parse_number(right, at),
+                                dict(where or {})), at)
     raise WorkbenchError(f"goal {text!r} has no comparison; write METRIC=VALUE, METRIC<=VALUE "
                          "or METRIC>=VALUE")
 
@@ -145,10 +230,11 @@ def balance_goal(game, group: str) -> Goal:
     return Goal(f"max_gap({groups[group]})", "=", 0.0)
 
 
-def read_target_file(path, over_names: Sequence[str] = ()) -> list[Goal]:
-    """Goals from a CSV (see the module): ``metric,target[,op][,<over option>...]`` or
-    ``a,b,target`` for a strategy matrix."""
-    from sim.datafile import read_table
+def read_target_file(path, over_names: Sequence[str] = (), *, game=None) -> list[Goal]:
+    """Goals from a table (see the module): ``metric,target[,op][,restriction...]`` or
+    ``a,b,target`` for a strategy matrix. A restriction column is named like a rule option of
+    ``game``, ``strategies`` or one of ``over_names``."""
+    from sim.datafile import column_key, read_table
     from sim.errors import RulesError
 
     try:
@@ -157,23 +243,54 @@ def read_target_file(path, over_names: Sequence[str] = ()) -> list[Goal]:
                            "or 'a' and 'b' (a strategy matrix)")
     except RulesError as error:
         raise WorkbenchError(str(error)) from None
-    columns = {c.strip().lower(): c for c in table.columns}
+    restrictions = list(over_names)
+    if game is not None:
+        restrictions += [n for n in get_game(game).rules_class.options() if n not in restrictions]
+    restrictions += [n for n in ("strategies",) if n not in restrictions]
+    accepted = {column_key(n): n for n in (*GOAL_COLUMNS, *restrictions)}
+    columns = {}   # accepted name -> the file's spelling
+    for name in table.columns:
+        if column_key(name) not in accepted:
+            raise WorkbenchError(
+                f"{table.label}: unknown column {name!r}; the columns are metric (or a and b), "
+                f"target, op, and columns that restrict a row to some points: "
+                f"{', '.join(restrictions)}")
+        columns[accepted[column_key(name)]] = name
+    if "a" in columns and "b" in columns:
+        def expression(row):
+            return f"match({cell(row, 'a')},{cell(row, 'b')})"
+    elif "metric" in columns:
+        def expression(row):
+            return cell(row, "metric")
+    else:
+        raise WorkbenchError(f"{table.label}: needs a 'metric' column, or 'a' and 'b'")
+
+    def cell(row, name) -> str:
+        value = row.get(columns[name])
+        if value is None:  # a row shorter than the header
+            raise WorkbenchError(f"{at}: the row ends before its {columns[name]!r} cell; give "
+                                 f"every row the {len(table.columns)} cells of the header "
+                                 f"({', '.join(table.columns)})")
+        return value.strip()
+
     goals = []
     for line, row in table:
         at = f"{table.label} line {line}"
-        value = parse_number(row[columns["target"]], at)
-        op = row[columns["op"]].strip() if "op" in columns else "="
+        if None in row:
+            raise WorkbenchError(f"{at}: more cells than the header's {len(table.columns)} "
+                                 f"({', '.join(table.columns)})")
+        what = expression(row)
+        if not what or not re.fullmatch(r"[^=<>]+", what):
+            raise WorkbenchError(f"{at}: {what!r} is not a metric; `balance metrics GAME` "
+                                 "lists them")
+        value = parse_number(table.decimal(cell(row, "target")), at)
+        op = cell(row, "op") if "op" in columns else "="
+        op = op or "="
         if op not in OPS:
             raise WorkbenchError(f"{at}: op {op!r} must be one of {', '.join(OPS)}")
-        if "a" in columns and "b" in columns:
-            expression = f"match({row[columns['a']].strip()},{row[columns['b']].strip()})"
-        elif "metric" in columns:
-            expression = row[columns["metric"]].strip()
-        else:
-            raise WorkbenchError(f"{table.label}: needs a 'metric' column, or 'a' and 'b'")
-        where = {name: row[columns[name]].strip() for name in over_names
-                 if name in columns and row[columns[name]].strip()}
-        goals.append(Goal(expression, "=" if op == "==" else op, value, where))
+        where = {name: cell(row, name) for name in restrictions
+                 if name in columns and cell(row, name)}
+        goals.append(checked(Goal(what, "=" if op == "==" else op, value, where, at), at))
     if not goals:
         raise WorkbenchError(f"{table.label} has no rows")
     return goals
@@ -185,12 +302,13 @@ def parse_goals(game, goals: Sequence[str] | Mapping[str, float] = (), *,
     """Every goal of a request: ``--target`` texts (or a {metric: value} dict), ``--balance``
     groups and target files."""
     if isinstance(goals, Mapping):
-        parsed = [Goal(name, "=", float(value)) for name, value in goals.items()]
+        parsed = [checked(Goal(str(name), "=", parse_number(value, f"goal {name}={value}")),
+                          f"goal {name}={value}") for name, value in goals.items()]
     else:
         parsed = [parse_goal(text) for text in goals]
     parsed += [balance_goal(game, group) for group in balance]
     for path in files:
-        parsed += read_target_file(path, over_names)
+        parsed += read_target_file(path, over_names, game=game)
     if not parsed:
         raise WorkbenchError("give at least one goal: --target METRIC=VALUE, --balance GROUP "
                              "or --target-file FILE.csv")

@@ -145,15 +145,12 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
     specs.check_names(spec, base, grid)
     assignments = [dict(zip(grid, values)) for values in itertools.product(*grid.values())]
     points = [(a, *specs.point(spec, base, strategies, a)) for a in assignments]
-    for goal in goals:
-        if not any(goal.applies(a) for a in assignments):
-            raise specs.WorkbenchError(f"goal {goal.text} applies at no --over point")
-    for assignment, point_rules, point_strategies in points:  # names checked on a small batch
-        row = measure(spec, point_rules, point_strategies, 200, seed,
-                      [g for g in goals if g.applies(assignment)], jobs=jobs)
-        for goal in goals:
-            if goal.applies(assignment):
-                goal.measure(row)
+    T.check_coverage(goals, [T.point_values(r, s, a) for a, r, s in points])
+    for point in points:  # names checked on a small batch
+        applicable = _applicable(goals, point)
+        row = measure(spec, point[1], point[2], 200, seed, applicable, jobs=jobs)
+        for goal in applicable:
+            goal.measure(row)
     ranges = [specs.parse_ranges(vary, point_rules) for _, point_rules, _ in points]
     knobs = [point_rules.tunables() for _, point_rules, _ in points]
     per_point = [bool(set(knobs[0][n].per) & set(grid)) for n in ranges[0]]
@@ -201,7 +198,7 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
             current = knobs[i][name].value
             value_rows.append({**assignment, "parameter": name, "current": current,
                                "tuned": value, "changed": value != current})
-        applicable = [g for g in goals if g.applies(assignment)]
+        applicable = _applicable(goals, points[i])
         row, provenance = measure(spec, variant, point_strategies, None, verify_seed, applicable,
                                   precision=precision, max_games=max_games, jobs=jobs,
                                   run_dir=run_dir, with_provenance=True)
@@ -270,7 +267,7 @@ def _verify_front(search, front: list[dict], seed: int, precision: float, max_ga
     for number, values in enumerate(front):
         deviations, verified = [], {}
         for assignment, rules, strategies in search.points:
-            goals = [g for g in search.goals if g.applies(assignment)]
+            goals = _applicable(search.goals, (assignment, rules, strategies))
             row = measure(search.spec, rules.with_knobs(values), strategies, None, seed, goals,
                           precision=precision, max_games=max_games, jobs=search.jobs,
                           run_dir=search.run_dir)
@@ -326,6 +323,14 @@ def front_figure(front: pd.DataFrame):
     return fig
 
 
+def _applicable(goals, point) -> list:
+    """The goals that hold at a point (assignment, rules, strategies): a goal restricted to a
+    player count holds where the point plays it, whether --over varies the count or not."""
+    assignment, rules, strategies = point
+    values = T.point_values(rules, strategies, assignment)
+    return [g for g in goals if g.applies(values)]
+
+
 def _label(assignment: Mapping) -> str:
     return ", ".join(f"{k}={v}" for k, v in assignment.items()) or "all"
 
@@ -362,7 +367,7 @@ class _Search:
             except RulesError:
                 self.cache[key] = (math.inf, {})
                 return self.cache[key]
-            goals = [g for g in self.goals if g.applies(assignment)]
+            goals = _applicable(self.goals, (assignment, rules, strategies))
             row = measure(self.spec, variant, strategies, n, self.seed, goals, jobs=self.jobs,
                           run_dir=self.run_dir)
             for goal in goals:

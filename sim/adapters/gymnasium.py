@@ -19,9 +19,10 @@ The reward is 0 until the end, then the seat's return (``returns="win"``: its sh
 
 An action outside the mask is answered as the engine answers any illegal action: the lowest
 legal action is played instead, and ``info["illegal_action"]`` is True (so that libraries that
-sample unmasked actions still run). Seeds work as in sim.adapters.pettingzoo: ``reset(seed=s)``
-plays game 0 of master seed s, later resets the next games; a game in which the seat is never
-asked (every decision forced) is skipped.
+sample unmasked actions still run); an action that is not a whole number (1.7) is refused.
+Seeds work as in sim.adapters.pettingzoo: ``reset(seed=s)`` plays game 0 of master seed s,
+later resets the next games; a game in which the seat is never asked (every decision forced)
+is skipped.
 """
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..errors import RunError
+from ..errors import RunError, StrategyError
+from ..strategy import lookup
 from .table import Table
 
 
@@ -59,6 +61,11 @@ class SeatEnv(gymnasium.Env):
         if len(others) != n - 1:
             raise RunError(f"{len(others)} opponents given for the {n - 1} other seats; give one, "
                            "or one per other seat")
+        for strategy in others:  # an unknown name is refused now, not at the first reset
+            try:
+                lookup(table.spec, strategy, n)
+            except StrategyError as err:
+                raise StrategyError(f"opponents: {err}") from None
         self.table, self.seat, self.render_mode = table, int(seat), render_mode
         self.strategies = others[:seat] + [None] + others[seat:]
         low, high = table.layout.bounds()
@@ -92,9 +99,11 @@ class SeatEnv(gymnasium.Env):
         return self._mask.astype(bool)
 
     def step(self, action):
-        if self.game is None or self.game.pending is None:
+        if self.game is None:
+            raise RunError("reset() needs to be called before step()")
+        if self.game.pending is None:
             raise RunError("the episode is over: call reset()")
-        action = int(action)
+        action = self._whole_number(action)
         illegal = not (0 <= action < len(self._mask) and self._mask[action])
         if illegal:
             action = int(np.argmax(self._mask))
@@ -107,6 +116,18 @@ class SeatEnv(gymnasium.Env):
             final = np.zeros(self.table.layout.size, self.table.layout.dtype)
             return final, reward, True, False, self._info(illegal)
         return self._observation(), 0.0, False, False, self._info(illegal)
+
+    def _whole_number(self, action) -> int:
+        """The action as an int: an integer, or a float or one-element array holding one."""
+        value = np.asarray(action)
+        if value.size == 1:
+            value = value.reshape(())
+            if np.issubdtype(value.dtype, np.integer):
+                return int(value)
+            if np.issubdtype(value.dtype, np.floating) and float(value).is_integer():
+                return int(value)
+        raise RunError(f"action {action!r} is not a whole number: the action space is "
+                       f"{self.action_space}, pick an action index from the mask")
 
     def render(self):
         if self.game is None:

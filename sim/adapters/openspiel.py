@@ -9,15 +9,18 @@ The game's parameters are its rule options (an option whose default is None take
 None; a list takes its values separated by ";", e.g. "12;10;8": a comma would end the value
 in OpenSpiel's game string) and three of the adapter's:
 
-- ``deals`` (default 65,536): the first node of every game is a chance node with this many
-  equally likely outcomes; outcome d plays the random streams of game d of the master seed
-  (sim/rng.py), which decide every chance event of the game (the deal, the deck order, ...).
-  The kernels draw chance from their streams, so the adapter cannot show each draw as a node of
-  its own;
+- ``deals`` (default 0): the first node of every game is one chance node that decides every
+  chance event of the game (the deal, the deck order, ...). With 0, where the game lists its
+  variant's deals (``spec.deals``: Kuhn poker's 6 card orders, Goofspiel's prize orders up to
+  8 cards) and there are at most 65,536 of them, its outcomes are those deals with their exact
+  probabilities: the adapter's game is then exactly the game. Otherwise (or with ``deals`` = N)
+  it has N (65,536) equally likely outcomes, outcome d playing the random streams of game d of
+  the master seed (sim/rng.py): a sample of the deals. The kernels draw chance from their
+  streams, so the adapter cannot show each draw as a node of its own (docs/adapters.md);
 - ``seed`` (default 0): the master seed;
 - ``returns`` (default "win"): a seat's return at the end: its share of the win (1/k for k
-  co-winners, 0 otherwise), or the name of a seat column of the game's record (Kuhn poker's
-  ``payoff``, Goofspiel's ``points``).
+  co-winners, 0 otherwise), or a seat column the game declares a score (``spec.payoffs``:
+  Kuhn poker's ``payoff``, Goofspiel's ``points``), with the game's declared bounds.
 
 After the deal every node is one decision the kernel asks (forced moves are played without
 asking, as everywhere in the engine). The observation tensor is the flat vector of what the
@@ -29,10 +32,12 @@ digest of its latest observation. ``resample_from_infostate(player)`` (what Open
 seat has not observed drawn again (sim/live.py), once per state (a resampled state cannot be
 resampled again). States play through the engine's live game (a greenlet), so
 ``apply_action`` steps the kernel; ``clone()`` is free until the copy is stepped, which replays
-its history inside the kernel.
+its history inside the kernel. A clone carries the deal, the game's whole future chance with
+it: an algorithm that searches a state without resampling it sees what is to come.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import numpy as np
@@ -45,7 +50,8 @@ from ..games import game_names, get_game
 from .table import Table
 
 PREFIX = "python_balance_"
-DEFAULTS = {"deals": 1 << 16, "seed": 0, "returns": "win"}
+DEFAULTS = {"deals": 0, "seed": 0, "returns": "win"}
+STREAM_DEALS = 1 << 16     # deals=0 in a game that does not list its deals (or lists more)
 MAX_GAME_LENGTH = 1 << 16  # decisions of one game; none of the games declares a bound
 _TABLES: dict = {}
 
@@ -69,8 +75,9 @@ def parameters(game: str) -> dict:
     return {**options, **DEFAULTS}
 
 
-def _table(name: str, params: dict) -> tuple[Table, dict]:
-    """The Table of these parameters (one per process and parameters), and the parameters."""
+def _table(name: str, params: dict) -> tuple[Table, "Chance", dict]:
+    """The Table and Chance of these parameters (one per process and parameters), and the
+    parameters."""
     defaults = parameters(name)
     unknown = set(params) - set(defaults)
     if unknown:
@@ -81,18 +88,64 @@ def _table(name: str, params: dict) -> tuple[Table, dict]:
     if key not in _TABLES:
         options = {k: str(v).replace(";", ",") for k, v in full.items()
                    if k not in DEFAULTS and v != defaults[k]}
-        _TABLES[key] = Table(name, options, str(full["returns"]))
-    return _TABLES[key], full
+        table = Table(name, options, str(full["returns"]))
+        _TABLES[key] = table, Chance(table, int(full["deals"]))
+    return (*_TABLES[key], full)
 
 
-def game_type(name: str) -> pyspiel.GameType:
+class Chance:
+    """The root chance node (see the module): the variant's listed deals, each with its
+    probability, or ``count`` equally likely stream deals."""
+
+    def __init__(self, table: Table, deals: int):
+        if not 0 <= deals <= 1 << 24:
+            raise RunError(f"deals={deals}: choose 0 (the game's own deals where it lists them) "
+                           f"or 1 .. {1 << 24} stream deals")
+        listed = None
+        if deals == 0 and table.spec.deals is not None:
+            listed = table.spec.deals(table.rules, STREAM_DEALS)
+        self.table, self.listed = table, listed
+        self.count = len(listed) if listed is not None else (deals or STREAM_DEALS)
+        self._listed_outcomes = None
+        if listed is not None:
+            self._listed_outcomes = [(d, float(p)) for d, (_, p) in enumerate(listed)]
+            if abs(sum(p for _, p in self._listed_outcomes) - 1.0) > 1e-9:
+                raise RunError(f"{table.spec.title}'s listed deals have probabilities that do "
+                               "not sum to 1 (spec.deals)")
+        self._deals: dict = {}
+
+    def outcomes(self) -> list:
+        """(outcome, probability) of every deal (stream deals: made on demand, up to 2^24)."""
+        if self._listed_outcomes is not None:
+            return self._listed_outcomes
+        p = 1.0 / self.count
+        return [(d, p) for d in range(self.count)]
+
+    def deal(self, outcome: int):
+        """(rules, kernel args) of a listed deal; None for a stream deal (the table's own)."""
+        if self.listed is None:
+            return None
+        if outcome not in self._deals:
+            rules = dataclasses.replace(self.table.rules, **self.listed[outcome][0])
+            self._deals[outcome] = rules, rules.kernel_args()
+        return self._deals[outcome]
+
+
+def _utility(total) -> pyspiel.GameType.Utility:
+    kinds = pyspiel.GameType.Utility
+    if total is None:
+        return kinds.GENERAL_SUM
+    return kinds.ZERO_SUM if total == 0 else kinds.CONSTANT_SUM
+
+
+def game_type(name: str, utility=pyspiel.GameType.Utility.GENERAL_SUM) -> pyspiel.GameType:
     spec = get_game(name)
     return pyspiel.GameType(
         short_name=PREFIX + name, long_name=f"balance-toolkit {spec.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=MAX_SEATS, min_num_players=1,
         provides_information_state_string=True, provides_information_state_tensor=False,
@@ -108,17 +161,15 @@ class BalanceGame(pyspiel.Game):
 
     def __init__(self, params=None):
         name = self.NAME
-        self.table, self.full_params = _table(name, dict(params or {}))
-        deals = int(self.full_params["deals"])
-        if not 1 <= deals <= 1 << 24:
-            raise RunError(f"deals={deals}: choose 1 .. {1 << 24}")
+        self.table, self.chance, self.full_params = _table(name, dict(params or {}))
         low, high = self.table.utility_range()
+        total = self.table.utility_sum()
         info = pyspiel.GameInfo(num_distinct_actions=self.table.n_actions,
-                                max_chance_outcomes=deals, num_players=self.table.n_seats,
-                                min_utility=low, max_utility=high, utility_sum=None,
-                                max_game_length=MAX_GAME_LENGTH)
-        super().__init__(game_type(name), info, self.full_params)
-        self.deals, self.seed = deals, int(self.full_params["seed"])
+                                max_chance_outcomes=self.chance.count,
+                                num_players=self.table.n_seats, min_utility=low, max_utility=high,
+                                utility_sum=total, max_game_length=MAX_GAME_LENGTH)
+        super().__init__(game_type(name, _utility(total)), info, self.full_params)
+        self.seed = int(self.full_params["seed"])
         self._key = (name, dict(params or {}))
 
     def new_initial_state(self):
@@ -135,8 +186,8 @@ class Position:
     """The Python side of a state: the deal, the decisions taken, and the live game that plays
     them (None in a copy until it is stepped: the copy then replays its history)."""
 
-    def __init__(self, table: Table, key, seed: int, deals: int):
-        self.table, self.key, self.seed, self.deals = table, key, seed, deals
+    def __init__(self, table: Table, chance: Chance, key, seed: int):
+        self.table, self.chance, self.key, self.seed = table, chance, key, seed
         self.deal: int | None = None
         self.history: list[int] = []
         self.redeal = None
@@ -163,35 +214,50 @@ class Position:
 
     def __getstate__(self):  # OpenSpiel's serialize: the live game and the table are rebuilt
         state = dict(self.__dict__)
-        state.pop("table"), state.pop("live")
+        state.pop("table"), state.pop("chance"), state.pop("live")
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self.table = _table(*self.key)[0]
+        self.table, self.chance, _ = _table(*self.key)
         self.live = None
 
     # --- playing --------------------------------------------------------------------------
 
+    def start(self, redeal=None):
+        """A live game of this deal, replayed up to this state's decisions."""
+        return self.table.live(self.seed, self.deal, history=self.history, redeal=redeal,
+                               deal=self.chance.deal(self.deal))
+
     def ensure_live(self):
         if self.live is None:
-            self.live = self.table.live(self.seed, self.deal, history=self.history,
-                                        redeal=self.redeal)
+            self.live = self.start(self.redeal)
             if self.live.pending is None or self.live.pending.ask != len(self.history):
                 raise RunError("a replayed history did not reach the same decision")
         return self.live
 
     def apply(self, action: int):
+        """Play ``action``; an action that cannot be played is refused before anything of the
+        state changes (so that its clones and serializations stay valid)."""
+        action = int(action)
+        if self.current == pyspiel.PlayerId.TERMINAL:
+            raise StrategyError(f"the game is over: action {action} cannot be applied to a "
+                                "terminal state")
         if self.current == pyspiel.PlayerId.CHANCE:
-            self.deal = int(action)
-            self.live = self.table.live(self.seed, self.deal)
+            if not 0 <= action < self.chance.count:
+                raise StrategyError(f"chance outcome {action} is not one of the deals "
+                                    f"0..{self.chance.count - 1}")
+            self.deal = action
+            self.live = self.start()
         else:
-            live = self.ensure_live()
+            if action not in self.legal:
+                raise StrategyError(f"action {action} is not legal for player {self.current} "
+                                    f"(legal: {self.legal})")
+            self.ensure_live().play(action)
             name = self.table.spec.decision_names
             label = name[self.decision] if self.decision < len(name) else str(self.decision)
             self.tokens[self.current].append(f"{label}={action}")
-            self.history.append(int(action))
-            live.play(int(action))
+            self.history.append(action)
         self.sync()
 
     def sync(self):
@@ -246,7 +312,7 @@ class BalanceState(pyspiel.State):
 
     def __init__(self, game: BalanceGame):
         super().__init__(game)
-        self._pos = Position(game.table, game._key, game.seed, game.deals)
+        self._pos = Position(game.table, game.chance, game._key, game.seed)
 
     def current_player(self):
         return self._pos.current
@@ -255,8 +321,7 @@ class BalanceState(pyspiel.State):
         return list(self._pos.legal)
 
     def chance_outcomes(self):
-        p = 1.0 / self._pos.deals
-        return [(d, p) for d in range(self._pos.deals)]
+        return self._pos.chance.outcomes()
 
     def _apply_action(self, action):
         self._pos.apply(action)
@@ -281,7 +346,7 @@ class BalanceState(pyspiel.State):
         if pos.deal is None:
             return ""
         if pos.live is None:  # a copy, or a finished game: replay the history to read its log
-            live = pos.table.live(pos.seed, pos.deal, history=pos.history, redeal=pos.redeal)
+            live = pos.start(pos.redeal)
             text = pos.table.narrative(live)
             live.close()
             return text
@@ -302,8 +367,7 @@ class BalanceState(pyspiel.State):
         copy = self.clone()
         resampled = copy._pos
         resampled.redeal = (len(pos.history), player, seed)
-        resampled.live = pos.table.live(pos.seed, pos.deal, history=pos.history,
-                                        redeal=resampled.redeal)
+        resampled.live = resampled.start(resampled.redeal)
         resampled.sync()
         return copy
 
@@ -323,14 +387,18 @@ class ObservationObserver:
 
 
 class InfoStateObserver:
-    """The information state: a string only (see the module)."""
+    """The information state: a string only (see the module). There is no tensor: a perfect
+    recall vector grows with the game, and none of the games bounds its length; the game type
+    says so (provides_information_state_tensor=False) and asking for one raises, as it does in
+    OpenSpiel's own games without one."""
 
     def __init__(self, table: Table):
         self.tensor = None
         self.dict = {}
 
     def set_from(self, state, player):
-        pass
+        raise pyspiel.SpielError("InformationStateTensor unimplemented: the balance-toolkit games "
+                                 "give an information state string and an observation tensor")
 
     def string_from(self, state, player):
         return state._pos.info_state(player)

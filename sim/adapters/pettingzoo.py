@@ -14,7 +14,8 @@ observation's arrays), ``observation["action_mask"]`` the legal mask (int8, ``sp
 long). A seat's observation is the one it was handed at its latest decision (zeros before its
 first): the engine computes an observation only for the seat it asks, as a strategy sees it.
 At the end every agent gets its return (``returns="win"``: its share of the win; or a seat
-column of the record) and is terminated. An illegal action raises a StrategyError.
+column of the record) and is terminated. An illegal action raises a StrategyError (and changes
+nothing); ``step`` before ``reset``, or after every agent is done, a RunError saying what to do.
 
 Seeds: ``reset(seed=s)`` plays game 0 of master seed s, each ``reset()`` after it the next game
 of that seed (game 1, 2, ...), exactly the games ``simulate(..., seed=s)`` plays; before any
@@ -105,13 +106,18 @@ class BalanceAEC(AECEnv):
         return {"observation": self._observations[agent], "action_mask": self._masks[agent]}
 
     def step(self, action) -> None:
+        if self.game is None:
+            raise RunError("reset() needs to be called before step()")
+        if not self.agents:
+            raise RunError("the game is over and every agent is done: call reset() to play "
+                           "another")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        self.game.play(int(action) if isinstance(action, np.integer) else action)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.game.play(int(action) if isinstance(action, np.integer) else action)
         self._take_decision()
         if self.render_mode == "human":
             self.render()

@@ -22,7 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import RunError
-from ..game import GameSpec
+from ..game import RECORD_DTYPE, GameSpec
 from ..games import get_game
 
 
@@ -136,8 +136,9 @@ class Table:
     """One variant of one game, ready for the adapters (see the module).
 
     ``returns``: what a seat gets at the end of a game: ``"win"`` (its share of the win, 1/k for
-    k co-winners, 0 for a loss and in a game nobody wins) or the name of one of the game's seat
-    columns (``spec.seat_columns``, e.g. Kuhn poker's ``payoff``), read from the game's record.
+    k co-winners, 0 for a loss and in a game nobody wins) or one of the seat columns the game
+    declares a score (``spec.payoffs``, e.g. Kuhn poker's ``payoff``), read from the game's
+    record.
     """
 
     def __init__(self, game, rules=None, returns: str = "win", dtype=None):
@@ -148,21 +149,23 @@ class Table:
         self.n_seats = self.rules.n_seats
         self.n_actions = self.spec.n_actions
         self.args = self.rules.kernel_args()
+        valid = ["win", *self.spec.payoffs]
+        if returns not in valid:
+            raise RunError(f"returns={returns!r} is not one of {self.spec.title}'s returns: "
+                           f"choose {', '.join(map(repr, valid))}")
         self.layout = Layout(self.spec, self.rules, dtype)
-        if returns != "win" and returns not in self.spec.seat_columns:
-            raise RunError(f"returns={returns!r}: use 'win' or one of {self.spec.title}'s seat "
-                           f"columns ({', '.join(self.spec.seat_columns)})")
         self.returns_name = returns
         columns = self.spec.record_columns(self.n_seats)
         self._columns = None if returns == "win" else [columns.index(f"{returns}_{s}")
                                                        for s in range(self.n_seats)]
 
-    def live(self, seed: int = 0, game_index: int = 0, strategies=None, **options):
-        """A new live game on this table (sim.live.LiveGame)."""
+    def live(self, seed: int = 0, game_index: int = 0, strategies=None, *, deal=None, **options):
+        """A new live game on this table (sim.live.LiveGame); ``deal``: (rules, kernel args) of
+        one of the variant's listed deals (sim.adapters.openspiel) instead of the table's own."""
         from ..live import LiveGame
 
-        return LiveGame(self.spec, self.rules, strategies, seed, game_index, args=self.args,
-                        **options)
+        rules, args = deal if deal is not None else (self.rules, self.args)
+        return LiveGame(self.spec, rules, strategies, seed, game_index, args=args, **options)
 
     def mask(self, legal: np.ndarray, dtype=np.int8) -> np.ndarray:
         """The legal mask padded to ``spec.n_actions`` (a game asks with the first n actions)."""
@@ -177,10 +180,20 @@ class Table:
         return live.out[0, self._columns].astype(np.float64)
 
     def utility_range(self) -> tuple[float, float]:
+        """Lowest and highest return a seat can get: the game's declared bounds of its payoff
+        column, else the record dtype's range."""
         if self._columns is None:
             return 0.0, 1.0
-        info = np.iinfo(np.int16)  # the record's dtype (sim.game.RECORD_DTYPE)
+        bounds = self.spec.payoffs[self.returns_name].bounds
+        if bounds is not None:
+            low, high = bounds(self.rules)
+            return float(low), float(high)
+        info = np.iinfo(RECORD_DTYPE)
         return float(info.min), float(info.max)
+
+    def utility_sum(self) -> float | None:
+        """What the seats' returns always sum to (None: it varies)."""
+        return None if self._columns is None else self.spec.payoffs[self.returns_name].total
 
     def narrative(self, live, labels=None) -> str:
         """The game's narrative so far (every event, hidden ones too: a referee's view)."""

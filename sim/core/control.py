@@ -266,6 +266,12 @@ def begin_iteration(ctl):
 
 
 @njit(cache=True)
+def iteration_draw(ctl):
+    """The current iteration's own random key (the world's, when root actions are paired)."""
+    return np.uint64(ctl[H.RNG])
+
+
+@njit(cache=True)
 def end_iteration(ctl, winners):
     """Back the iteration's result (the searched seat's share of the win) up the tree."""
     seat = ctl[H.SEARCHER]

@@ -120,6 +120,7 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     The game's ``observe`` must not be compiled with ``_nrt=False`` (tests and adapters call it
     from Python, which counts references); inside the engine it is inlined into code that is."""
     module = vars(sys.modules[state_class.__module__])
+    _distinct_type_names(state_class.__module__, module)
     n_chance = module.get("N_CHANCE") if n_chance is None else n_chance
     n_decisions = module.get("N_DECISIONS") if n_decisions is None else n_decisions
     if n_chance is None or n_decisions is None:
@@ -142,6 +143,18 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     for stub, value in ((chance_streams, n_chance), (decision_types, n_decisions)):
         # inlined: a called constant would copy the whole state on every decision
         _bind(stub, ("g",), f"return {int(value)}", state_class, {}, inline=True)
+
+
+def _distinct_type_names(module_name: str, module: dict) -> None:
+    """Name the game's NamedTuples (its State, its Observation) after their module. Numba names
+    a NamedTuple type after its class and field types, and two games whose states hold the same
+    fields (Kuhn's and Leduc's) would give one name to two types: the second game then ran the
+    first one's compiled code in the same process (measured: Leduc's live games played Kuhn's
+    rules, and the heap broke). ``__qualname__`` stays, so the classes still pickle."""
+    for value in module.values():
+        if isinstance(value, type) and issubclass(value, tuple) and hasattr(value, "_fields") \
+                and value.__module__ == module_name and "." not in value.__name__:
+            value.__name__ = f"{module_name}.{value.__name__}"
 
 
 def _bind(stub, arguments, body, state_class, functions, inline: bool = False) -> None:

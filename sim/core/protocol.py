@@ -42,12 +42,12 @@ from numba import njit
 from ..bits import lowest_bit, nth_bit, popcount
 from ..game import RECORD_WINNERS
 from ..rng import next_u64, rand_below, seed_game
-from . import control
+from . import control, mixture
 from .hooks import (builtin_answer, by_controller, chance_streams, decision_types,
                     observation_hash, off_script, play_game, redeal, script_answer,
                     trained_answer, user_answer)
-from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, ERROR, GAME, KIND, LOGGING, RANDOM,
-                    ROW, SCRIPT, SEARCH_KIND, SEAT_FIELDS, SLOT, TRAINED, USER_KIND, seat_at,
+from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, ERROR, GAME, KIND, LOGGING, MIXTURE,
+                    RANDOM, ROW, SCRIPT, SEARCH_KIND, SEAT_FIELDS, SLOT, TRAINED, USER_KIND, seat_at,
                     users_at)
 
 inline = njit(_nrt=False, inline="always")
@@ -242,32 +242,53 @@ def stream(g, seat, decision):
 @njit(_nrt=False)
 def seat_strategies(c, batch, game):
     """Give each seat its strategy for game ``game``: with rotation, seat s plays slot
-    (s + game) mod N, so the rotation of game g is g mod N (the runner records it)."""
+    (s + game) mod N, so the rotation of game g is g mod N (the runner records it); a mixture
+    slot plays the member drawn for (game, slot) (sim/core/mixture.py)."""
     n = c.params.shape[0]
     shift = game % n if batch.rotate else 0
     for s in range(n):
         slot = (s + shift) % n
-        c.ints[seat_at(s, KIND)] = batch.kinds[slot]
+        kind, start, count = batch.kinds[slot], 0, c.params.shape[1]
+        if kind == MIXTURE:
+            kind, start, count = mixture.member_at(batch.params[slot],
+                                                   mixture.member_draw(batch.key, game, slot))
+        c.ints[seat_at(s, KIND)] = kind
         c.ints[seat_at(s, SLOT)] = slot
-        for i in range(c.params.shape[1]):
-            c.params[s, i] = batch.params[slot, i]
+        for i in range(count):
+            c.params[s, i] = batch.params[slot, start + i]
 
 
 @njit(_nrt=False)
-def seat_rollouts(c, me):
+def reseated_every_game(batch):
+    """Does each game seat anew: rotated seats, or a mixture that draws its member per game?"""
+    if batch.rotate:
+        return True
+    for k in batch.kinds:
+        if k == MIXTURE:
+            return True
+    return False
+
+
+@njit(_nrt=False)
+def seat_rollouts(c, me, draw):
     """Inside a search every seat plays the searched seat's rollout policy (its params[2], with
     parameters from params[8:]): the search models the other players by that policy, never by
-    the strategies really seated, so that it cannot exploit knowing an opponent's program."""
+    the strategies really seated, so that it cannot exploit knowing an opponent's program. A
+    field as the rollout seats one of its members per seat, drawn from ``draw`` (the
+    iteration's own randomness), so the playouts model the field's mixture."""
     rollout = np.int64(c.params[me, 2])
     width = c.params.shape[1]
-    for s in range(c.params.shape[0]):
-        if s != me:
-            c.ints[seat_at(s, KIND)] = rollout
-            for i in range(width):
-                c.params[s, i] = c.params[me, i + 8] if i + 8 < width else 0.0
-    c.ints[seat_at(me, KIND)] = rollout
-    for i in range(width):
-        c.params[me, i] = c.params[me, i + 8] if i + 8 < width else 0.0
+    n = c.params.shape[0]
+    for k in range(n):
+        s = k if k < me else (k + 1 if k + 1 < n else me)  # ``me`` last: its row is the source
+        kind, start, count = rollout, 8, width - 8
+        if rollout == MIXTURE:
+            kind, start, count = mixture.member_at(c.params[me, 8:],
+                                                   mixture.member_draw(draw, 0, s))
+            start += 8
+        c.ints[seat_at(s, KIND)] = kind
+        for i in range(width):
+            c.params[s, i] = c.params[me, start + i] if i < count else 0.0
 
 
 @inline
@@ -298,11 +319,12 @@ def run_chunk(g, batch, out):
     c = g.core
     logged = c.log.shape[0] > 0
     trial = np.zeros((1, out.shape[1]), out.dtype)
+    reseat = reseated_every_game(batch)
     for row in range(out.shape[0]):
         game = batch.first_game + row
         c.ints[ROW] = row
         c.ints[GAME] = game
-        if batch.rotate or row == 0:
+        if reseat or row == 0:
             seat_strategies(c, batch, game)
         control.begin_game(c.ctl, game, c.ints, seat_at(0, KIND), SEAT_FIELDS, c.params.shape[0])
         while True:
@@ -323,11 +345,16 @@ def search_paused_decision(g, batch, game, trial):
     """Search the decision the real game paused at, commit the answer, and re-seat."""
     c = g.core
     ctl = c.ctl
+    mixed = False
     for _ in range(control.begin_search(ctl, c.params)):
         seed_game(batch.key, game, c.streams)
         me = control.begin_iteration(ctl)
         if c.ints[seat_at(me, KIND)] == SEARCH_KIND:
-            seat_rollouts(c, me)
+            mixed = c.params[me, 2] == MIXTURE
+        elif mixed:  # a field's members are drawn anew for every iteration
+            seat_strategies(c, batch, game)
+        if c.ints[seat_at(me, KIND)] == SEARCH_KIND:
+            seat_rollouts(c, me, control.iteration_draw(ctl))
         begin_play(c, False)
         c.ints[LOGGING] = -1  # a search's own games report no illegal answer
         play_game(g, trial, 0)

@@ -18,6 +18,7 @@ from numba.extending import overload
 RANDOM = 0             # a uniformly random legal action
 SCRIPT = 90            # (decision, action) pairs in order (sim.strategy.script)
 TRAINED = 91           # a linear policy over the game's features (sim/core/policy.py)
+MIXTURE = 92           # a field: one member strategy drawn per game and slot (sim/core/mixture.py)
 FIRST_ENGINE_KIND = 90
 SEARCH_KIND = 999      # the search player (sim/core/search.py): answered by the controller
 USER_KIND = 1000       # + k: the k-th user strategy of the batch, called through its address

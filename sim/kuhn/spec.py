@@ -1,10 +1,30 @@
 """Kuhn poker's static facts for the engine."""
+from itertools import permutations
+
 from strategies.kuhn import BUILTINS
 
-from ..game import GameSpec
+from ..game import GameSpec, Payoff
 from . import kernel, layout
 from .log import narrate
 from .rules import KuhnRules
+
+
+def payoff_bounds(rules):
+    """KP-4/KP-5: a seat wins or loses at most its ante and one bet."""
+    stake = rules.ante + rules.bet
+    return -stake, stake
+
+
+def deals(rules, limit):
+    """KP-1: the six orders of two of the three cards (seat 0's first, as OpenSpiel's
+    kuhn_poker deals), equally likely; the one given by ``deal``."""
+    if rules.deal is not None:
+        return [({}, 1.0)]
+    orders = list(permutations(layout.CARD_NAMES, 2))
+    if len(orders) > limit:
+        return None
+    return [({"deal": ",".join(order)}, 1 / len(orders)) for order in orders]
+
 
 SPEC = GameSpec(
     name="kuhn",
@@ -24,4 +44,6 @@ SPEC = GameSpec(
     decision_names=layout.DECISION_NAMES,
     event_visibility=layout.EVENT_VISIBILITY,
     n_actions=layout.N_ACTIONS,
+    payoffs={"payoff": Payoff(payoff_bounds, total=0.0)},
+    deals=deals,
 )

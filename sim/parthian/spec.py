@@ -2,7 +2,7 @@
 strategies.parthian first never meets a half-imported package)."""
 from strategies.parthian import BUILTINS
 
-from ..game import GameSpec
+from ..game import GameSpec, Payoff
 from . import kernel, layout
 from .log import narrate
 from .rules import ParthianRules
@@ -25,6 +25,7 @@ SPEC = GameSpec(
     headline_ends=("victory",),   # PS-15: the team beats all 7 legions
     decision_names=layout.DECISION_NAMES,
     n_actions=layout.N_ACTIONS,
+    payoffs={"score": Payoff()},   # the adapters' returns="score"
     event_visibility=layout.EVENT_VISIBILITY,
     observation_variants=tuple({"n_players": n} for n in (3, 5, 6)),
 )

@@ -2,7 +2,7 @@
 strategies.samurai first never meets a half-imported package)."""
 from strategies.samurai import BUILTINS
 
-from ..game import GameSpec
+from ..game import GameSpec, Payoff
 from . import kernel, layout
 from .log import narrate
 from .rules import SamuraiRules
@@ -27,6 +27,7 @@ SPEC = GameSpec(
     headline_ends=("swordmaster",),
     decision_names=layout.DECISION_NAMES,
     n_actions=layout.N_ACTIONS,
+    payoffs={"score": Payoff()},   # the adapters' returns="score"
     event_visibility=layout.EVENT_VISIBILITY,
     # every decision type is reached: Ieyasu and Bushido need their characters / longer games;
     # the 3-player Shogun's Bushido choice (SS-21, shogun_bushido="choose") needs 3 players

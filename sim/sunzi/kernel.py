@@ -661,18 +661,21 @@ def has_army(rules, pub, seat, r):
 def six_power(g, seat, r):
     """SZ-15: a 6 may ("可") put a marker beside the region, once per side and region (SZ-17c:
     Chu may do it a second time in one region). The owner decides (six_power="choice") or it is
-    always used (six_power="always"); it counts as used only when a marker was placed."""
+    always used (six_power="always"); it counts as used only when a marker was placed, unless
+    six_unplaceable="spent" (SZ-15 is silent on an always-used 6 with no army)."""
     rules = g.rec[0].rules
     pub = g.rec[0].pub
     used = region_at(r, RG.SIX_USED + seat)
     if not has_army(rules, pub, seat, r):
+        if pub[used] == 0 and rules[R.SIX_ALWAYS] and rules[R.SIX_SPENT]:
+            pub[used] = 1
         return
     if pub[used] == 0:
         if not rules[R.SIX_ALWAYS]:
             pub[P.REGION] = r
             if ask_seldom(g, np.int64(D.SIX), seat, np.int64(3)) == 0:
                 return
-        if put_marker(g, seat, r, np.int64(6)):
+        if put_marker(g, seat, r, np.int64(6)) or (rules[R.SIX_ALWAYS] and rules[R.SIX_SPENT]):
             pub[used] = 1
     elif pub[used] == 1 and seat == BLACK and power_ready(g, BLACK, POWER.C):
         if ask_power(g, BLACK, POWER.C, r):

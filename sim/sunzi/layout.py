@@ -236,6 +236,7 @@ class RuleField(NamedTuple):
     LEADERS_HIDDEN: int  # SZ-3: 1 = a leader is shown only when its power is first used
     MARKERS_MOVE: int    # SZ-15 "unless used for other actions": 1 = markers may cover a shortage
     ORDER_EACH: int      # SZ-8: 1 = the decider picks the next region after each reveal
+    SIX_SPENT: int       # SZ-15 (silent): 1 = an always-used 6 that can place no marker still spends the power
     REMOVED: int         # SZ-6: bitmask of card ids taken out of both decks (card interventions)
     AMOUNTS: int         # + POWER_AMOUNTS index: the leader powers' numbers (leader_amounts)
 

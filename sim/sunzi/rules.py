@@ -5,8 +5,10 @@ Where the brief is silent, the kernel reads it as follows (two of them are optio
 - armies removed by a battle, a Plague or Chu d leave the game (option ``removed_armies``);
 - a scoring moves the general region by region, left to right, and a red zone ends the game at
   once, before the other regions score (option ``scoring_steps``);
-- the 6 power is always used when allowed; its marker comes from supply, else from any other
-  region; markers never move, are never removed and are spared by the Plague;
+- the 6 power is the owner's choice (option ``six_power``); its marker comes from supply, else
+  from any other region; markers never move, are never removed and are spared by the Plague;
+- with ``six_power=always``, a 6 that finds no army for its marker leaves the region's power
+  unspent, so a later 6 there may still use it (option ``six_unplaceable``: or it is spent);
 - a shortage (SZ-12) is covered one army at a time, the side choosing among its adjacent regions
   with armies, else among all its other regions; what cannot be covered is not placed;
 - two Plagues in one region act once; a Plague cancels the battle and so any +2/+3 cost;
@@ -131,6 +133,10 @@ class SunziRules(Variant):
     six_power: str = option("choice", "the 6 power (SZ-15, \"可\": may) is the owner's decision "
                             "(choice), or always used when allowed (always)", "SZ-15",
                             choices=("choice", "always"))
+    six_unplaceable: str = option("unspent", "with six_power=always, a 6 that finds no army for "
+                                  "its marker leaves the region's power unspent (a later 6 "
+                                  "there may still use it), or spends it (rules silent)",
+                                  "SZ-15", choices=("unspent", "spent"))
     leaders: str = option("public", "warlord leader choices are public from set-up, or hidden "
                           "until the power is first used (the seed adds the card to the own deck)",
                           "SZ-3, OP-9", choices=("public", "hidden"))
@@ -348,6 +354,7 @@ class SunziRules(Variant):
         r[L.R.LEADERS_HIDDEN] = self.leaders == "hidden"
         r[L.R.MARKERS_MOVE] = self.markers == "shortage"
         r[L.R.ORDER_EACH] = self.order_choice == "region_by_region"
+        r[L.R.SIX_SPENT] = self.six_unplaceable == "spent"
         tiles = np.array(self.tile_set(), np.int64).reshape(-1, 3)
         adj = np.zeros(L.MAX_REGIONS, np.int64)
         adj[:len(self.regions)] = self.adjacency_masks()

@@ -2,7 +2,7 @@
 strategies.sunzi first never meets a half-imported package)."""
 from strategies.sunzi import BUILTINS
 
-from ..game import GameSpec
+from ..game import GameSpec, Payoff
 from . import kernel, layout
 from .log import narrate
 from .rules import SunziRules
@@ -24,6 +24,7 @@ SPEC = GameSpec(
     rollout="greedy",
     decision_names=layout.DECISION_NAMES,
     n_actions=layout.N_ACTIONS,
+    payoffs={"points": Payoff()},   # the adapters' returns="points"
     event_visibility=layout.EVENT_VISIBILITY,
     # Warlord in both modes with every leader of each side, hidden leaders, leader cards in the
     # deck, and the reveal-order options: each reaches decisions the defaults never ask.

@@ -112,3 +112,30 @@ def test_every_report_gets_the_recorded_exploit_line_or_says_how_to_record_it(tm
     copy.write_text(copy.read_text() + " ")
     assert "stale" in exploit_line("shuojian")[0]
     assert "No trained policy" in exploit_line("samurai", {"n_players": 7})[0]
+
+
+def test_a_shipped_strong_field_is_a_rung_with_its_exploitability_beside_it(tmp_path, monkeypatch):
+    """Issue 28: where a field ships, the ladder plays it (`strong field`, between the trained
+    policy and the search) and the report states its measured exploitability."""
+    import json
+    import shutil
+
+    from sim import field as F
+    from sim import trained as T
+    from sim.games import get_game
+
+    spec = get_game("sunzi")
+    shutil.copy(T.shipped_path(spec, 2), tmp_path / "sunzi.json")
+    monkeypatch.setattr(T, "SHIPPED", tmp_path)
+    weights = json.loads((tmp_path / "sunzi.json").read_text())["weights"]
+    F.save(tmp_path / "sunzi.field.json", spec,
+           [{"name": "counter", "probability": 0.5, "strategy": "counter"},
+            {"name": "trained", "probability": 0.5, "weights": weights}], 2, {}, {},
+           {"line": "exploitability: the best response found wins 51.0% (49.0%-53.0%)"})
+    assert [label for label, _ in ladder_levels("counter", trained=True, strong=True)] == \
+        ["random", "counter", "trained", "strong field", "search 16", "search 64"]
+    doc = Doc(tmp_path)
+    table = skill_section(doc, "sunzi", None, "counter", (200, 200, 2, 2), seed=3, budgets=(2, 4))
+    assert list(table["skill"])[2:4] == ["trained", "strong field"]
+    assert "Strong field `sunzi.field.json`, exploitability: the best response found wins 51.0%" \
+        in doc.markdown()

@@ -14,7 +14,7 @@ pytest.importorskip("distributed")
 from distributed import get_task_stream  # noqa: E402
 
 from cli.main import main  # noqa: E402
-from cli.requests import load_strategy  # noqa: E402
+from sim.strategy import load_strategy  # noqa: E402
 from sim.errors import RunError  # noqa: E402
 from sim.runner import current_dask_client, dask_client, simulate  # noqa: E402
 

@@ -147,7 +147,7 @@ def test_the_benchmark_has_a_row_for_every_shipped_policy_and_measures_it():
     from cli.bench import TRAINED_CASES, measure_trained
     rows = {T.shipped_path(get_game(g), r.get("n_players", 2)).name for g, r in TRAINED_CASES}
     shipped = {p.name for p in T.SHIPPED.glob("*.json") if p.name.count(".") == 1}
-    assert shipped - {"kuhn.json"} == rows  # Kuhn's is a table of probabilities, not a speed case
+    assert shipped - {"kuhn.json", "leduc.json"} == rows  # tables of probabilities, not speed cases
     r = measure_trained("parthian", {"n_players": 3}, 300, min_seconds=0.05)
     assert r["heuristic"] == "cautious" and r["trained_per_s"] > 0 and r["heuristic_per_s"] > 0
 

@@ -1,7 +1,11 @@
 """Goofspiel through the OpenSpiel adapter (``python_balance_goofspiel``, sim/adapters) against
 OpenSpiel's native ``goofspiel`` (issue 19): the same actions give the same points and returns
 (the native game through its turn-based wrapper, which asks the seats in order as our kernel
-does), and random play through the adapter has the native outcome distribution."""
+does), and random play through the adapter has the native outcome distribution. Small
+variants list their prize orders as the chance node's outcomes (issue 27): each outcome plays
+its listed order."""
+import math
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -14,7 +18,6 @@ import sim.adapters.openspiel as spiel  # noqa: E402
 from analysis.studies.goofspiel.calibration import openspiel_random_points, outcome_counts  # noqa: E402
 from sim.goofspiel import layout as L  # noqa: E402
 from sim.goofspiel.rules import GoofspielRules  # noqa: E402
-from sim.live import LiveGame  # noqa: E402
 
 
 def play(game, rng, deal):
@@ -27,9 +30,9 @@ def play(game, rng, deal):
     return state
 
 
-def prizes_of(rules, deal, decisions):
-    """The prizes the kernel revealed in that game (its event log, replayed)."""
-    live = LiveGame("goofspiel", rules, None, 0, deal, history=decisions[:-1])
+def prizes_of(game, deal, decisions):
+    """The prizes the kernel revealed in that game of the adapter (its event log, replayed)."""
+    live = game.table.live(0, deal, history=decisions[:-1], deal=game.chance.deal(deal))
     live.play(decisions[-1])
     return [int(e[3]) for e in live.events() if e[0] == L.EV.PRIZE]
 
@@ -45,11 +48,15 @@ def test_same_actions_same_points_and_returns_as_native(options):
         "goofspiel", {**rules.openspiel_params(), "returns_type": kind}))
         for kind in ("total_points", "win_loss")}
     rng = np.random.default_rng(1)
+    assert points.max_chance_outcomes() == (1 if rules.points_order == "descending"
+                                            else math.factorial(rules.num_cards))
     for g in range(25):
-        deal = int(rng.integers(1 << 16))
+        deal = int(rng.integers(points.max_chance_outcomes()))
         ours = play(points, rng, deal)
         decisions = ours.history()[1:]
-        revealed = prizes_of(rules, deal, decisions)
+        revealed = prizes_of(points, deal, decisions)
+        if points.chance.listed[deal][0]:  # GS-2: the listed prize order is the one played
+            assert revealed == list(points.chance.listed[deal][0]["prize_order"])
         for kind, theirs_game in native.items():
             prizes = iter(revealed)
             theirs = theirs_game.new_initial_state()
@@ -67,8 +74,9 @@ def test_same_actions_same_points_and_returns_as_native(options):
                 shares = np.array(replay(wins, deal, decisions).returns())
                 if rules.players == 2:
                     assert theirs.returns() == pytest.approx(list(2 * shares - 1))
-                else:
-                    assert (np.array(theirs.returns()) > 0).tolist() == (shares > 0).tolist()
+                else:  # GS-7: all seats equal is a draw, 1/N each here and 0 each natively
+                    winners = shares > 0 if len(set(shares)) > 1 else shares < 0
+                    assert (np.array(theirs.returns()) > 0).tolist() == winners.tolist()
 
 
 def replay(game, deal, decisions):
@@ -84,12 +92,14 @@ def test_random_play_through_the_adapter_has_the_native_outcomes():
     options = {"num_cards": 6}
     rng = np.random.default_rng(7)
     game = pyspiel.load_game(spiel.PREFIX + "goofspiel", {**options, "returns": "points"})
-    ours = np.array([play(game, rng, int(rng.integers(1 << 16))).returns() for _ in range(3000)])
+    ours = np.array([play(game, rng, int(rng.integers(game.max_chance_outcomes()))).returns()
+                     for _ in range(3000)])
     theirs = openspiel_random_points(options, 3000, seed=5)
     table = np.array([outcome_counts(ours), outcome_counts(theirs)])
     assert stats.chi2_contingency(table).pvalue > 0.001
     short = pyspiel.load_game(spiel.PREFIX + "goofspiel", {**options, "num_turns": 4,
                                                            "returns": "points"})
-    other = np.array([play(short, rng, int(rng.integers(1 << 16))).returns() for _ in range(3000)])
+    other = np.array([play(short, rng, int(rng.integers(short.max_chance_outcomes()))).returns()
+                      for _ in range(3000)])
     table = np.array([outcome_counts(other), outcome_counts(theirs)])
     assert stats.chi2_contingency(table).pvalue < 1e-6

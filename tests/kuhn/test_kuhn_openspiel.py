@@ -107,3 +107,27 @@ def test_the_search_is_a_best_response_to_its_rollouts_not_an_equilibrium():
     bets = search_bets(64, runs=40, seed=3)
     assert bets[4 * 2 + 0] >= 0.9 and bets[4 * 0 + 2] <= 0.1   # K opens with a bet; J folds
     assert nash_conv(bets) > 0.3
+
+
+def test_a_fields_single_bet_table_plays_as_its_mixture_of_members():
+    """A field draws one member per game (sim/core/mixture.py); its equivalent table
+    (calibration.mixture_bets, Kuhn's theorem) must score against any opponent exactly the
+    members' values averaged by their probabilities, from either seat: the first seat's
+    "pass, then face a bet" decision is weighted by how often each member passes first."""
+    from open_spiel.python.algorithms.expected_game_score import policy_value
+
+    from analysis.studies.kuhn.calibration import mixture_bets, tabular_policy
+
+    rng = np.random.default_rng(4)
+    members, weights = rng.uniform(size=(3, 12)), np.array([0.5, 0.3, 0.2])
+    opponent = tabular_policy(rng.uniform(size=12))
+    game = pyspiel.load_game("kuhn_poker")
+    for seat in (0, 1):
+        def value(bets):
+            seats = [tabular_policy(bets), opponent] if seat == 0 else [opponent, tabular_policy(bets)]
+            return policy_value(game.new_initial_state(), seats)[seat]
+        mixed = value(mixture_bets(members, weights))
+        assert mixed == pytest.approx(sum(w * value(m) for w, m in zip(weights, members)), abs=1e-12)
+        if seat == 0:  # where it matters, plain averaging of the tables is not the same
+            naive = (weights[:, None] * members).sum(axis=0)
+            assert value(naive) != pytest.approx(mixed, abs=1e-6)

@@ -71,6 +71,19 @@ def test_sz15_no_army_no_marker_and_the_power_stays_unused(play):
     assert not game.events(L.EV.MARKER) and game.board(1)[0] == (0, 0, 0, 0)
 
 
+@pytest.mark.parametrize("reading, second_marker", [("unspent", 1), ("spent", 0)])
+def test_sz15_an_unplaceable_always_six_is_unspent_or_spent(play, reading, second_marker):
+    """SZ-15 is silent on a 6 that must be used (six_power=always) but finds no army: by default
+    (six_unplaceable=unspent) the region's power stays, so round 2's 6 there places a marker with
+    the army bought in round 2 (SZ-2); with six_unplaceable=spent round 1 used it up."""
+    white = place("6 1 2 3 4") + [(L.D.BUY, card(7))] + place("6 1 2 3 4")
+    game = play(white, mode="advanced", armies=0, six_unplaceable=reading)
+    assert not game.events(L.EV.MARKER, 1)
+    assert game.events(L.EV.BUY, 2, 0)
+    assert len(game.events(L.EV.MARKER, 2, 0)) == second_marker
+    assert game.board(2)[0][1] == second_marker
+
+
 def test_sz3_hidden_leaders_are_shown_at_their_first_use():
     """leaders=hidden: a chosen leader is an OWNER event at set-up and becomes public
     (EV_LEADER_SHOWN) only when its power is first used; public leaders are shown at set-up."""

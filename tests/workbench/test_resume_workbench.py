@@ -60,7 +60,8 @@ def test_a_finished_run_replays_from_disk_and_another_command_is_refused(tmp_pat
     refused = subprocess.run([sys.executable, "-m", "cli.main", "ablate", "sunzi", "--games", "1000",
                               "--run-dir", str(tmp_path), "--no-progress"],
                              cwd=ROOT, capture_output=True, text=True, timeout=600)
-    assert refused.returncode != 0 and "another request" in refused.stderr
+    assert refused.returncode != 0
+    assert "was made by `balance sweep`, not `balance ablate`" in refused.stderr
     assert "Traceback" not in refused.stderr
 
 

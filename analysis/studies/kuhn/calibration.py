@@ -104,6 +104,49 @@ def exploitability_table(named_bets: dict) -> "object":
                          for name, bets in named_bets.items()])
 
 
+def mixture_bets(member_bets, probabilities) -> np.ndarray:
+    """The one table of bet probabilities that plays as a field does (a member drawn per game,
+    then played throughout; Kuhn's theorem): at each information set, the members' bets
+    weighted by how likely each member is to reach it. Only the first seat's second decision
+    ("pb": it passed, was bet against) depends on its own earlier action."""
+    bets = np.asarray(member_bets, float)
+    weights = np.asarray(probabilities, float)[:, None]
+    mixed = (weights * bets).sum(axis=0) / weights.sum()
+    for card in range(len(CARD_NAMES)):
+        first, later = 4 * card + HISTORIES.index(""), 4 * card + HISTORIES.index("pb")
+        reach = weights[:, 0] * (1 - bets[:, first])
+        if reach.sum() > 0:
+            mixed[later] = float((reach * bets[:, later]).sum() / reach.sum())
+    return mixed
+
+
+def field_bets(path) -> np.ndarray:
+    """A Kuhn field file's (sim/field.py) bets: every member must be a trained policy or the
+    closed-form equilibrium (``nash``), whose bets are known."""
+    from sim import field as F
+    from sim.games import get_game
+    from strategies.kuhn import nash
+
+    spec = get_game("kuhn")
+    body = F.load(path, spec)
+    tables = []
+    for member in body["members"]:
+        if "weights" in member:
+            tables.append(trained_bets(member["weights"], member.get("temperature", 0.0)))
+        elif member["strategy"] == "nash":
+            tables.append(np.asarray(nash().params, float))
+        else:
+            raise RunError(f"{path}: member {member['strategy']!r} has no exact bet table")
+    return mixture_bets(tables, [m["probability"] for m in body["members"]])
+
+
+def field_exactly(path) -> tuple[float, str]:
+    """The FIELD recipe's ``exact`` measure: a field file's NashConv, and how to read it (Kuhn's
+    payoff is chips: a best response's share of won hands is not what the equilibrium
+    minimises)."""
+    return nash_conv(field_bets(path)), "exact NashConv (OpenSpiel, chips; 0 at an equilibrium)"
+
+
 SEARCH_BUDGETS = (16, 64, 256, 1024)
 
 
@@ -124,8 +167,14 @@ def calibration_table(budgets=SEARCH_BUDGETS, runs: int = 100, seed: int = 0):
     per information set, so its figure carries that sampling error)."""
     from strategies.kuhn import nash
 
+    from sim import field as F
+    from sim.games import get_game
+
     named = {"trained (shipped)": shipped_bets(), "uniform random": np.full(12, 0.5),
              "nash (alpha 1/6)": np.asarray(nash().params, float)}
+    strong = F.shipped_path(get_game("kuhn"), 2)
+    if strong is not None:
+        named["strong field (shipped)"] = field_bets(strong)
     for rollout in ("random", "nash"):
         for budget in budgets:
             named[f"ismcts:budget={budget},rollout={rollout}"] = search_bets(
@@ -134,6 +183,7 @@ def calibration_table(budgets=SEARCH_BUDGETS, runs: int = 100, seed: int = 0):
 
 
 __all__ = ["nash_conv", "objective", "search_bets", "tabular_policy", "trained_bets",
+           "mixture_bets", "field_bets",
            "exploitability_table", "calibration_table", "shipped_bets", "SITUATIONS"]
 
 

@@ -17,3 +17,8 @@ LEVELS = {"random": "random", "heuristic": "counter", "trained": "trained"}
 # The metric whose Shapley shares and synergies the card section shows: the first player's
 # advantage (its win share minus the second player's, per game; SJ-3).
 EDGE = "first_player_advantage"
+
+# How the shipped strong field (strategies/policies/shuojian.field.json) is built: PSRO from
+# the built-ins and the trained policy, 22 best responses at the exploit search's default budget
+# (60 x 300), seed 11 (`balance field --shipped shuojian`; docs/training.md has every iteration).
+FIELD = {"iterations": 22, "seed": 11}

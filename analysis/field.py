@@ -1,0 +1,360 @@
+"""A game's strong field: a population of policies and an equilibrium mixture over it (PSRO).
+
+``balance field GAME`` (and :func:`build_field`) runs policy-space response oracles (Lanctot et
+al. 2017), with the toolkit's exploit search as the best-response oracle:
+
+1. the population starts with the game's built-in heuristics and its shipped trained policy;
+2. a payoff table plays every pair of members, seats rotated, on common random numbers;
+3. a meta-solver turns the table into a mixture: in a two-player game the Nash equilibrium of
+   the zero-sum game of win shares (a linear program: the mixture no member of the population
+   beats); with more players, replicator dynamics on each member's share against the mixture
+   at every other seat (the symmetric game's equilibrium);
+4. the oracle (analysis.training.exploit: CMA-ES over a linear policy's weights) trains one seat
+   against the mixture seated at every other seat, and its best response joins the population;
+5. back to 2, for ``iterations`` rounds.
+
+Why this and not more training against a fixed pool: a policy fitted to a pool is strong against
+that pool and can be weak against anything else (docs/training.md has Sunzi's case). A mixture
+that the population's best responses no longer beat is robust by construction, and the last
+oracle call measures that: the best response found against the final mixture, re-measured on
+fresh seeds, is the field's exploitability at the search's budget.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dataclass_field
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from sim import __version__
+from sim import field as F
+from sim import trained as T
+from sim.core import mixture
+from sim.core.state import MIXTURE, TRAINED
+from sim.errors import RunError
+from sim.games import get_game
+from sim.runner import as_rules, simulate
+from sim.strategy import Strategy, lookup
+
+from .training import exploit, seat_share
+
+# The exploit search's defaults (balance exploit): a field is measured at no smaller a budget.
+ORACLE_GENERATIONS, ORACLE_GAMES = 60, 300
+
+
+def nash_zero_sum(payoff: np.ndarray) -> np.ndarray:
+    """The row player's maximin mixture of the zero-sum matrix game ``payoff`` (a linear
+    program: maximise v subject to payoff^T x >= v, x a probability vector)."""
+    from scipy.optimize import linprog
+
+    payoff = np.asarray(payoff, float)
+    n_rows, n_cols = payoff.shape
+    # variables (x_1 .. x_n, v): minimise -v; v - (payoff^T x)_j <= 0 for every column j
+    cost = np.r_[np.zeros(n_rows), -1.0]
+    upper = np.c_[-payoff.T, np.ones(n_cols)]
+    equal = np.r_[np.ones(n_rows), 0.0][None, :]
+    bounds = [(0, None)] * n_rows + [(None, None)]
+    solution = linprog(cost, A_ub=upper, b_ub=np.zeros(n_cols), A_eq=equal, b_eq=[1.0],
+                       bounds=bounds, method="highs")
+    if not solution.success:
+        raise RunError(f"the meta-game's linear program failed: {solution.message}")
+    x = np.clip(solution.x[:n_rows], 0, None)
+    return x / x.sum()
+
+
+def replicator(payoff_of, n_members: int, steps: int = 30, rate: float = 4.0,
+               floor: float = 1e-3) -> np.ndarray:
+    """Projected replicator dynamics for a symmetric n-player meta-game: ``payoff_of(mix)``
+    gives each member's share at one seat against ``mix`` at every other; the mixture moves
+    towards the members that do better than its average, and keeps every member above
+    ``floor`` (so a member that is only bad against today's mixture is not lost)."""
+    mix = np.full(n_members, 1.0 / n_members)
+    for _ in range(steps):
+        gain = np.asarray(payoff_of(mix), float)
+        mix = mix * np.exp(rate * (gain - mix @ gain))
+        mix = np.maximum(mix / mix.sum(), floor)
+        mix /= mix.sum()
+    return mix
+
+
+def pair_table(game: str, rules, members: list, n_games: int, seed: int, jobs: int = 1,
+               known: np.ndarray | None = None) -> np.ndarray:
+    """``share[i, j]``: member i's mean share of the win against member j (two players, seats
+    rotated, every pair on the same seeds). Cells of ``known`` (a smaller table already played)
+    are kept."""
+    n = len(members)
+    share = np.full((n, n), 0.5)
+    done = 0 if known is None else known.shape[0]
+    if done:
+        share[:done, :done] = known
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n) if j >= done]
+    results = Parallel(n_jobs=jobs)(delayed(_pair)(game, rules, members[i], members[j], n_games,
+                                                   seed) for i, j in pairs)
+    for (i, j), (mine, theirs) in zip(pairs, results):
+        share[i, j], share[j, i] = mine, theirs
+    return share
+
+
+def _pair(game, rules, a, b, n_games, seed):
+    records = simulate(game, rules, [a, b], n_games, seed=seed, rotate_seats=True,
+                       progress=False).records
+    return float(seat_share(records, 2, 0).mean()), float(seat_share(records, 2, 1).mean())
+
+
+def against_mixture(game: str, rules, members: list, mix: np.ndarray, n_games: int, seed: int,
+                    jobs: int = 1) -> np.ndarray:
+    """Each member's share at one seat against the mixture ``mix`` at every other seat."""
+    spec = get_game(game)
+    field_seat = mixture_player(spec, members, mix)
+    n = rules.n_seats
+    out = Parallel(n_jobs=jobs)(delayed(_share_against)(game, rules, m, field_seat, n_games, seed)
+                                for m in members)
+    return np.asarray(out) * n  # relative to a fair share: 1 = as good as the average seat
+
+
+def _share_against(game, rules, member, field_seat, n_games, seed):
+    records = simulate(game, rules, [member] + [field_seat] * (rules.n_seats - 1), n_games,
+                       seed=seed, rotate_seats=True, progress=False).records
+    return float(seat_share(records, rules.n_seats, 0).mean())
+
+
+def mixture_player(spec, members: list, mix, name: str = "field") -> Strategy:
+    """A mixture seat over ``members`` (built-in or trained Strategies)."""
+    packed = []
+    for probability, member in zip(mix, members):
+        if member.builtin is None or member.builtin == MIXTURE or member.builtin >= 999:
+            raise RunError(f"a field member must be a built-in or trained strategy, not "
+                           f"{member.name!r}")
+        packed.append((float(probability), member.builtin, member.params))
+    return Strategy(name, builtin=MIXTURE, params=mixture.pack(packed),
+                    doc=f"a field of {len(members)} strategies")
+
+
+@dataclass
+class FieldBuild:
+    """What :func:`build_field` gives: the population, its mixture and its record."""
+    members: list                         # Strategies
+    probabilities: np.ndarray
+    history: pd.DataFrame                 # one row per PSRO iteration
+    exploitability: dict                  # the last best response, re-measured on fresh seeds
+    provenance: dict
+    table: np.ndarray | None = None       # two players: the pair table of shares
+    spec: object = dataclass_field(repr=False, default=None)
+
+    def player(self, name: str = "strong") -> Strategy:
+        return mixture_player(self.spec, self.members, self.probabilities, name)
+
+    def member_records(self) -> list[dict]:
+        out = []
+        for member, probability in zip(self.members, self.probabilities):
+            row = {"name": member.name, "probability": round(float(probability), 6)}
+            if member.builtin == TRAINED:
+                n_types = len(self.spec.decision_names or ("decision",))
+                weights = np.asarray(member.params[2:], float).reshape(n_types, -1)
+                row.update(temperature=float(member.params[0]),
+                           weights=[[round(float(w), 6) for w in r] for r in weights])
+            else:
+                row["strategy"] = member.name
+            out.append(row)
+        return out
+
+    def save(self, path):
+        return F.save(path, self.spec, self.member_records(), self.provenance["n_players"],
+                      self.provenance["variant"], self.provenance, self.exploitability)
+
+
+def starting_population(spec, rules) -> list:
+    """The built-in heuristics (not random) and the shipped trained policy, where one fits."""
+    members = [s for name, s in spec.strategies.items() if name != "random"
+               and s.builtin is not None]
+    if T.shipped_path(spec, rules.n_seats) is not None:
+        members.append(lookup(spec, "trained", rules.n_seats))
+    return members
+
+
+def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: int = ORACLE_GENERATIONS,
+                oracle_games: int = ORACLE_GAMES, table_games: int = 2000, check_games: int = 4000,
+                seed: int = 0, jobs: int = 1, progress: bool | None = None, start=None,
+                run_dir=None) -> FieldBuild:
+    """PSRO (the module says how): ``iterations`` best responses, then one more best-response
+    search against the final mixture at ``oracle_generations`` x ``oracle_games`` (no less than
+    ``balance exploit``'s defaults for a shipped field), re-measured over ``check_games`` fresh
+    games: the field's exploitability. With ``run_dir`` every oracle's result is kept, and the
+    same command resumes; iteration k does not depend on how many follow, so a longer run
+    resumes a shorter one's folder."""
+    import pickle
+
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    n = rules.n_seats
+    members = list(start) if start is not None else starting_population(spec, rules)
+    if not members:
+        raise RunError(f"{spec.title} has no built-in or trained strategy to start a field from")
+    store = None
+    if run_dir is not None:
+        from sim.checkpoint import RunDir
+        from sim.runner import run_inputs
+        from sim.strategy import resolve_seats
+
+        request = {"command": "field", "game": spec.name, "variant": rules.to_dict(),
+                   "start": [str(m) for m in members], "oracle_generations": oracle_generations,
+                   "oracle_games": oracle_games, "table_games": table_games,
+                   "check_games": check_games, "seed": seed, "version": __version__,
+                   **run_inputs(rules, resolve_seats(spec, members, len(members)))}
+        store = RunDir(run_dir, json_safe(request))
+    history, table = [], None
+    bar = tqdm(total=iterations + 1, desc=f"field {spec.name}", unit="oracle",
+               disable=not progress)
+    for k in range(iterations + 1):
+        kept = store.load_bytes(f"oracle-{k:03d}") if store is not None else None
+        if kept is not None:
+            mix, table, row, response = pickle.loads(kept)
+        else:
+            if n == 2:
+                table = pair_table(spec.name, rules, members, table_games, seed + 7, jobs, table)
+                mix = nash_zero_sum(table - table.T)
+            else:
+                mix = replicator(lambda m: against_mixture(spec.name, rules, members, m,
+                                                           table_games, seed + 7, jobs),
+                                 len(members))
+            probe = exploit(spec.name, rules, field=mixture_player(spec, members, mix),
+                            generations=oracle_generations, games=oracle_games,
+                            seed=seed + 101 * (k + 1), jobs=jobs, check_games=check_games,
+                            progress=False)
+            measured = probe.measured
+            row = {"iteration": k, "members": len(members),
+                   "best_response_share": float(measured["share"]),
+                   "low": float(measured["low"]), "high": float(measured["high"]),
+                   "field_share": float(measured.get("field", np.nan)),
+                   "decided": int(measured["decided"]),
+                   "mixture": " ".join(f"{m.name}={p:.2f}" for m, p in zip(members, mix)
+                                       if p >= 0.005)}
+            response = probe.training.player(f"response {k + 1}")
+            if store is not None:
+                store.save_bytes(f"oracle-{k:03d}", pickle.dumps((mix, table, row, response)))
+        history.append(row)
+        bar.update(1)
+        if k < iterations:
+            members.append(response)
+    bar.close()
+    final = history[-1]
+    exploitability = {
+        "best_response_share": final["best_response_share"], "low": final["low"],
+        "high": final["high"], "field_share": final["field_share"], "decided": final["decided"],
+        "games": check_games, "oracle": f"{oracle_generations} x {oracle_games}",
+        "line": exploit_line(final, oracle_generations, oracle_games)}
+    provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": n,
+                  "method": "PSRO: exploit-search best responses; meta-solver "
+                            + ("Nash of the zero-sum share game (linear program)" if n == 2
+                               else "replicator dynamics on shares against the mixture"),
+                  "iterations": iterations, "oracle_generations": oracle_generations,
+                  "oracle_games": oracle_games, "table_games": table_games, "seed": seed,
+                  "start": [m.name for m in members[:len(members) - iterations]],
+                  "version": __version__}
+    return FieldBuild(members, mix, pd.DataFrame(history), exploitability, provenance, table, spec)
+
+
+def history_path(path):
+    """Where a field file's PSRO history goes: beside it, ``<name>.field-history.csv``."""
+    from pathlib import Path
+
+    path = Path(path)
+    return path.with_name(path.name.removesuffix(".json") + "-history.csv")
+
+
+def json_safe(value):
+    """A request as JSON holds it (tuples as lists, numbers as floats)."""
+    import json
+
+    return json.loads(json.dumps(value, default=str))
+
+
+def exploit_line(row: dict, generations: int, games: int) -> str:
+    """The sentence a report prints beside the strong rung."""
+    return (f"exploitability: the best response found wins {row['best_response_share']:.1%} "
+            f"({row['low']:.1%}-{row['high']:.1%}) of the decided games against the field, "
+            f"whose own seats win {row['field_share']:.1%}, at {generations} x {games} "
+            f"(generations x games)")
+
+
+def field_recipe(game: str, n_players: int | None = None) -> dict | None:
+    """How the game's shipped fields are built: its study's FIELD (players, iterations, the
+    oracle's budget, table games, seed, and optionally ``start``, the strategy names the
+    population starts from); ``FIELD["per_players"][n]`` changes some of them for n players."""
+    import importlib
+
+    try:
+        study = importlib.import_module(f"analysis.studies.{game}")
+    except ImportError:
+        return None
+    plan = getattr(study, "FIELD", None)
+    if plan is None:
+        return None
+    plan = dict(plan)
+    plan.update(plan.pop("per_players", {}).get(n_players, {}))
+    return plan
+
+
+def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
+                      progress: bool | None = None, run_dir=None) -> FieldBuild:
+    spec = get_game(game)
+    start = plan.get("start")
+    members = None if start is None else [lookup(spec, name, rules.n_seats) for name in start]
+    return build_field(game, rules, iterations=plan.get("iterations", 6),
+                       oracle_generations=plan.get("oracle_generations", ORACLE_GENERATIONS),
+                       oracle_games=plan.get("oracle_games", ORACLE_GAMES),
+                       table_games=plan.get("table_games", 2000), seed=plan.get("seed", 0),
+                       jobs=jobs, progress=progress, start=members, run_dir=run_dir)
+
+
+def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None,
+                       run_dir=None) -> list:
+    """``balance field --shipped``: rebuild every shipped field from its game's recipe (with
+    ``run_dir``, each variant keeps its oracles in a folder of its own there)."""
+    from pathlib import Path
+
+    from sim.games import game_names
+
+    written = []
+    for game in games or game_names():
+        if field_recipe(game) is None:
+            continue
+        spec = get_game(game)
+        for n in field_recipe(game).get("players", (None,)):
+            rules = as_rules(spec, {"n_players": n} if n is not None and
+                             "n_players" in spec.rules_class.options() else None)
+            plan = field_recipe(game, n)
+            name = f"{game}-{n}p{F.SUFFIX}" if n is not None else f"{game}{F.SUFFIX}"
+            build = build_from_recipe(game, rules, plan, jobs, progress, None if run_dir is None
+                                      else Path(run_dir) / name.removesuffix(F.SUFFIX))
+            folder = Path(out) if out is not None else T.SHIPPED
+            path = build.save(folder / name)
+            if "exact" in plan:  # a game whose truth is known: its own measure leads the line
+                value, what = plan["exact"](path)
+                build.exploitability.update(exact=value, line=f"{what} {value:.4f}; "
+                                            f"{build.exploitability['line']}")
+                path = build.save(path)
+            written.append(path)
+            build.history.to_csv(history_path(path), index=False)
+    return written
+
+
+def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENERATIONS,
+                  oracle_games: int = ORACLE_GAMES, check_games: int = 4000, seed: int = 0,
+                  jobs: int = 1, progress: bool | None = None) -> dict:
+    """A field file's exploitability, measured anew: one best-response search at the budget
+    given (never smaller than ``balance exploit``'s by default) on seeds of its own."""
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    player = lookup(spec, f"strong:{path}", rules.n_seats)
+    probe = exploit(spec.name, rules, field=player, generations=oracle_generations,
+                    games=oracle_games, seed=seed + 977, jobs=jobs, check_games=check_games,
+                    progress=progress)
+    row = {k: float(probe.measured[k]) for k in ("share", "low", "high", "field")}
+    row = {"best_response_share": row["share"], "low": row["low"], "high": row["high"],
+           "field_share": row["field"], "decided": int(probe.measured["decided"]),
+           "games": check_games, "oracle": f"{oracle_generations} x {oracle_games}", "seed": seed}
+    row["line"] = exploit_line(row, oracle_generations, oracle_games)
+    return row

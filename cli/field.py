@@ -1,0 +1,110 @@
+"""``balance field``: build a game's strong field (PSRO) and measure its exploitability."""
+from __future__ import annotations
+
+import argparse
+import json
+import textwrap
+from pathlib import Path
+
+from sim.errors import BalanceError
+
+
+def add_commands(commands, games: list[str], add_game_arguments, all_cores: int) -> None:
+    from analysis.field import ORACLE_GAMES, ORACLE_GENERATIONS
+
+    parser = commands.add_parser(
+        "field", help="build a strong field: a population of policies and an equilibrium mixture",
+        description=textwrap.fill(
+            "Build the game's strong field with PSRO (analysis/field.py): start from the "
+            "built-in heuristics and the shipped trained policy, solve the meta-game of their "
+            "win shares for an equilibrium mixture, add the exploit search's best response "
+            "against that mixture, and repeat. The last best response, re-measured on fresh "
+            "seeds, is the field's exploitability at the stated budget. Seat the field with "
+            "-s strong:FILE (the shipped one: -s strong). With --shipped, rebuild every shipped "
+            "field from its game's recipe (the study's FIELD).", 88),
+        epilog="examples:\n  balance field sunzi --out my_sunzi.field.json\n"
+               "  balance field --shipped sunzi          (the shipped field, from its recipe)\n"
+               "  balance field sunzi --check strategies/policies/sunzi.field.json"
+               "   (re-measure a field)",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_game_arguments(parser, games, many=True)
+    parser.add_argument("--iterations", type=int, help="best responses added (default: the "
+                        "game's recipe, else 6)")
+    parser.add_argument("--oracle-generations", type=int, help="generations of each best-response "
+                        f"search (default: the recipe, else {ORACLE_GENERATIONS}, balance exploit's)")
+    parser.add_argument("--oracle-games", type=int, help="games per table per candidate of each "
+                        f"search (default: the recipe, else {ORACLE_GAMES})")
+    parser.add_argument("--table-games", type=int, help="games per pair of members in the "
+                        "meta-game's table (default: the recipe, else 2000)")
+    parser.add_argument("--check-games", type=int, default=4000, help="fresh games that "
+                        "re-measure each best response (default 4000)")
+    parser.add_argument("--seed", type=int, help="master seed (default: the recipe, else 0)")
+    parser.add_argument("--jobs", type=int, default=all_cores,
+                        help=f"parallel workers (default: every core, {all_cores} here)")
+    parser.add_argument("--out", type=Path, help="the field file (default "
+                        "fields/GAME-Np.field.json; its history CSV beside it); with --shipped, "
+                        "the folder (default strategies/policies)")
+    parser.add_argument("--shipped", action="store_true", help="rebuild the shipped fields of "
+                        "the games named (default: every game with a FIELD recipe)")
+    parser.add_argument("--check", type=Path, metavar="FIELD_FILE", help="only re-measure this "
+                        "field's exploitability: one best-response search at the budget given")
+    parser.add_argument("--run-dir", type=Path, metavar="DIR", help="keep every oracle's result "
+                        "here: the same command resumes (a run with more --iterations resumes a "
+                        "shorter one's folder)")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.set_defaults(run=run_field)
+
+
+def _positive(args) -> None:
+    for name in ("iterations", "oracle_generations", "oracle_games", "table_games", "check_games"):
+        value = getattr(args, name)
+        if value is not None and (value < (0 if name == "iterations" else 1)):
+            raise BalanceError(f"--{name.replace('_', '-')} must be "
+                               f"{'>= 0' if name == 'iterations' else 'positive'}, got {value}")
+
+
+def run_field(args) -> int:
+    from analysis.field import (build_field, field_recipe, history_path, measure_field,
+                                regenerate_shipped)
+    from sim.games import game_names
+
+    from .requests import game_request
+
+    _positive(args)
+    unknown = [g for g in args.game if g not in game_names()]
+    if unknown:
+        raise BalanceError(f"unknown game {unknown[0]!r}; choose from {', '.join(game_names())}")
+    if args.shipped:
+        written = regenerate_shipped(args.game or None, jobs=args.jobs,
+                                     progress=not args.no_progress, out=args.out,
+                                     run_dir=args.run_dir)
+        for path in written:
+            print(f"wrote {path}")
+        return 0
+    if len(args.game) != 1:
+        raise BalanceError("name one game (or use --shipped for several)")
+    args.game = args.game[0]
+    spec, rules, _ = game_request(args)
+    plan = field_recipe(spec.name, rules.n_seats) or {}
+    settings = {name: getattr(args, name) if getattr(args, name) is not None else plan.get(name)
+                for name in ("iterations", "oracle_generations", "oracle_games", "table_games",
+                             "seed")}
+    settings = {k: v for k, v in settings.items() if v is not None}
+    if args.check is not None:
+        result = measure_field(spec.name, rules, args.check, jobs=args.jobs,
+                               check_games=args.check_games, progress=not args.no_progress,
+                               **{k: v for k, v in settings.items() if k != "iterations"
+                                  and k != "table_games"})
+        print(json.dumps(result, indent=1))
+        return 0
+    out = args.out or Path("fields") / f"{spec.name}-{rules.n_seats}p.field.json"
+    if out.is_dir():
+        raise BalanceError(f"--out {str(out)!r} is a folder; give the field file's path")
+    build = build_field(spec.name, rules, jobs=args.jobs, check_games=args.check_games,
+                        progress=not args.no_progress, run_dir=args.run_dir, **settings)
+    build.save(out)
+    build.history.to_csv(history_path(out), index=False)
+    print(build.history.to_string(index=False))
+    print(build.exploitability["line"])
+    print(f"wrote {out}; seat it with -s strong:{out}")
+    return 0

@@ -1,0 +1,23 @@
+"""Held-out opponents: players written independently from the rules briefs, used only to measure.
+
+Why they exist: a strong field trained against a fixed pool of built-in heuristics can be strong
+against that pool and weak against everything else (issue 28: a plain heuristic written from the
+Sunzi rules beat the shipped policy). Robustness is measured against opponents from outside the
+pool the field learnt from: best responses computed against it, and players like these.
+
+The rule: nothing trains against them. No training recipe, field, exploit search or tuner may put
+them in its pool of opponents, its start or its fitness; the moment one does, they stop measuring
+anything. That is why they live here, outside the ``strategies`` package and outside the
+installed packages (run them from the repository root), and why they were written from
+``shared/rules/`` without copying the built-in heuristics.
+
+- ``heldout.sunzi``: Sunzi / Dynasties players (``PLAYERS``).
+- ``heldout.shuojian``: Shuo Jian players (``PLAYERS``).
+- ``heldout.measure``: a strategy's share against every one of them, rotated seats, Wilson
+  intervals: ``python -m heldout.measure sunzi trained``.
+
+Each player is a user strategy (a ``numba.njit`` function with the engine's signature), so it
+also sits at any table: ``balance simulate sunzi -s heldout/sunzi.py:concentrate -s trained``.
+Its knobs are ``params``: each one shifts a setting from its default, so all zeros (what a seat
+from the command line gets) is the player as described.
+"""

@@ -1,0 +1,141 @@
+"""Strong fields as seats: field files, the shipped ones, and ``-s strong[:FILE]``.
+
+A field is a population of strategies and a probability over them: the meta-strategy that an
+equilibrium search (PSRO, analysis/field.py) settles on. Seated, it plays one member per game
+and seat, drawn apart from the game's random streams (sim/core/mixture.py), so the same seed
+gives the same table at any parallelism. A field file is JSON and holds its members whole, so
+that the one file is the field (a run folder's digest of it covers every member)::
+
+    {"format": "balance-field/1", "game": "sunzi", "n_players": 2, "variant": {...},
+     "feature_code": "<hash of the game's features>",
+     "members": [{"name": "counter", "probability": 0.25, "strategy": "counter"},
+                 {"name": "psro-3", "probability": 0.75, "temperature": 0.0,
+                  "weights": [[...] per decision type]}],
+     "exploitability": {...}, "provenance": {...}}
+
+A member is a built-in strategy by name or a linear policy by its weights (sim/trained.py).
+``-s strong`` seats the shipped field for the variant's player count
+(strategies/policies/<game>-<n>p.field.json, or <game>.field.json for any count);
+``-s strong:FILE`` seats a file.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from . import trained
+from .core import mixture
+from .core.state import TRAINED
+from .errors import StrategyError
+from .game import GameSpec
+
+FORMAT = "balance-field/1"
+SUFFIX = ".field.json"
+
+
+def shipped_path(spec: GameSpec, n_players: int | None) -> Path | None:
+    """The shipped field for this player count, if any."""
+    candidates = [trained.SHIPPED / f"{spec.name}-{n_players}p{SUFFIX}"] if n_players else []
+    candidates.append(trained.SHIPPED / f"{spec.name}{SUFFIX}")
+    return next((p for p in candidates if p.is_file()), None)
+
+
+def shipped_fields(spec: GameSpec) -> dict[int | None, Path]:
+    """Every shipped field of the game, by player count (None: the file for any count)."""
+    found: dict[int | None, Path] = {}
+    for path in sorted(trained.SHIPPED.glob(f"{spec.name}*{SUFFIX}")):
+        stem = path.name[:-len(SUFFIX)]
+        if stem == spec.name:
+            found[None] = path
+        elif stem.startswith(spec.name + "-") and stem.endswith("p") and stem[len(spec.name) + 1:-1].isdigit():
+            found[int(stem[len(spec.name) + 1:-1])] = path
+    return dict(sorted(found.items(), key=lambda item: (item[0] is None, item[0] or 0)))
+
+
+def load(path, spec: GameSpec) -> dict:
+    """The body of the field file at ``path``, checked: anything that is not a field of this
+    game's strategies raises a StrategyError naming the file and the member at fault."""
+    path = Path(path)
+    name = f"field file {str(path)!r}"
+    if not path.is_file():
+        raise StrategyError(f"{name} not found")
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as failure:
+        raise StrategyError(f"{name} is not a field (JSON): {failure}") from None
+    except OSError as failure:
+        raise StrategyError(f"{name} cannot be read: {failure.strerror or failure}") from None
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
+        raise StrategyError(f"{name}: not a {FORMAT!r} object; write one with "
+                            f"`balance field {spec.name}`")
+    if body.get("game") != spec.name:
+        raise StrategyError(f"{name} is for {body.get('game')!r}, not {spec.name!r}")
+    members = body.get("members")
+    if not isinstance(members, list) or not members:
+        raise StrategyError(f"{name}: 'members' must be a non-empty list")
+    uses_weights = any(isinstance(m, dict) and "weights" in m for m in members)
+    if uses_weights and body.get("feature_code") != trained.feature_code(spec):
+        raise StrategyError(f"{name} was trained on other {spec.title} features "
+                            f"(strategies/{spec.name}.py changed since): rebuild it with "
+                            f"`balance field {spec.name}`")
+    for k, member in enumerate(members):
+        _check_member(member, spec, f"{name}, member {k}")
+    if sum(m["probability"] for m in members) <= 0:
+        raise StrategyError(f"{name}: the members' probabilities are all 0")
+    return body
+
+
+def _check_member(member, spec: GameSpec, name: str) -> None:
+    if not isinstance(member, dict):
+        raise StrategyError(f"{name} is a JSON {type(member).__name__}, not an object")
+    probability = member.get("probability")
+    if not _is_number(probability) or probability < 0:
+        raise StrategyError(f"{name}: 'probability' is {probability!r}; it must be a number >= 0")
+    if ("strategy" in member) == ("weights" in member):
+        raise StrategyError(f"{name}: give either 'strategy' (a built-in's name) or 'weights' "
+                            "(a linear policy), not both or neither")
+    if "weights" in member:
+        trained._check_weights(member, spec, name)
+        temperature = member.get("temperature", 0.0)
+        if not _is_number(temperature) or temperature < 0:
+            raise StrategyError(f"{name}: 'temperature' is {temperature!r}; it must be a number >= 0")
+    elif member["strategy"] not in spec.strategies or \
+            spec.strategies[member["strategy"]].builtin is None:
+        raise StrategyError(f"{name}: strategy {member['strategy']!r} is not a built-in "
+                            f"{spec.title} strategy ({', '.join(spec.strategies)})")
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def members_of(spec: GameSpec, body: dict) -> list[tuple[float, int, tuple[float, ...]]]:
+    """(probability, kind, parameters) of each member, as a mixture seat packs them."""
+    out = []
+    for member in body["members"]:
+        if "weights" in member:
+            out.append((member["probability"], TRAINED,
+                        trained.parameters(spec, member["weights"], member.get("temperature", 0.0))))
+        else:
+            strategy = spec.strategies[member["strategy"]]
+            out.append((member["probability"], strategy.builtin, strategy.params))
+    return out
+
+
+def parameters(spec: GameSpec, body: dict) -> tuple[float, ...]:
+    """A mixture seat's parameter array (sim/core/mixture.py) for a checked field body."""
+    return mixture.pack(members_of(spec, body))
+
+
+def save(path, spec: GameSpec, members: list[dict], n_players: int, variant: dict,
+         provenance: dict, exploitability: dict | None = None) -> Path:
+    """Write a field file; ``members`` are dicts as in the module's docstring."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = {"format": FORMAT, "game": spec.name, "n_players": int(n_players), "variant": variant,
+            "feature_code": trained.feature_code(spec), "members": members,
+            "exploitability": exploitability or {}, "provenance": provenance}
+    path.write_text(json.dumps(body, indent=1) + "\n")
+    return path
+

@@ -1,0 +1,54 @@
+"""Leduc poker's static facts for the engine."""
+from itertools import permutations
+
+from strategies.leduc import BUILTINS, N_FEATURES
+
+from ..core.policy import WEIGHTS
+from ..game import GameSpec, Payoff
+from . import kernel, layout
+from .log import narrate
+from .rules import LeducRules
+
+# A trained seat's parameters (sim/core/policy.py), and room for the search player, which keeps
+# its rollout policy's from params[8] on.
+N_STRATEGY_PARAMS = 8 + WEIGHTS + N_FEATURES
+
+
+def payoff_bounds(rules):
+    """LP-6/LP-7: a seat wins or loses at most its ante and every raise of both rounds."""
+    stake = rules.ante + rules.max_raises * (rules.small_raise + rules.big_raise)
+    return -stake, stake
+
+
+def deals(rules, limit):
+    """LP-1/LP-5: the 120 orders of three of the six cards (seat 0's, seat 1's, the public
+    card: OpenSpiel's order of chance outcomes), equally likely; the one given by ``deal``."""
+    if rules.deal is not None:
+        return [({}, 1.0)]
+    orders = list(permutations(layout.CARD_NAMES, 3))
+    if len(orders) > limit:
+        return None
+    return [({"deal": ",".join(order)}, 1 / len(orders)) for order in orders]
+
+
+SPEC = GameSpec(
+    name="leduc",
+    title="Leduc poker",
+    rules_class=LeducRules,
+    kernel=kernel,
+    length_name="actions",
+    end_reasons=layout.END_REASONS,
+    unfinished_reasons=(),
+    game_columns=layout.GAME_COLUMNS,
+    seat_columns=layout.SEAT_COLUMNS,
+    strategies=BUILTINS,
+    n_strategy_params=N_STRATEGY_PARAMS,
+    narrate=narrate,
+    heuristic="raiser",
+    rollout="random",
+    decision_names=layout.DECISION_NAMES,
+    event_visibility=layout.EVENT_VISIBILITY,
+    n_actions=layout.N_ACTIONS,
+    payoffs={"payoff": Payoff(payoff_bounds, total=0.0)},
+    deals=deals,
+)

@@ -1,0 +1,171 @@
+"""Strong fields: the mixture seat (sim/core/mixture.py), field files (sim/field.py) and their
+construction by PSRO (analysis/field.py)."""
+import json
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from analysis.field import build_field, mixture_player, nash_zero_sum, replicator
+from sim import field as F
+from sim.core import mixture
+from sim.errors import StrategyError
+from sim.games import get_game
+from sim.rng import master_key
+from sim.runner import simulate
+from sim.strategy import lookup
+
+PARTHIAN = get_game("parthian")
+KUHN = get_game("kuhn")
+OTHERS = ["random", "lowball", "random"]
+
+
+def field_of(spec, names, probabilities):
+    return mixture_player(spec, [spec.strategies[n] for n in names], probabilities)
+
+
+@pytest.mark.parametrize("rotate", [False, True])
+def test_each_game_plays_exactly_the_member_drawn_for_it(rotate):
+    """The draw never touches the game's streams, so game g of a field's table is game g of the
+    drawn member's own table, row for row; and the draws follow the probabilities."""
+    seed, n = 5, 3000
+    mixed = simulate("parthian", {"n_players": 4}, [field_of(PARTHIAN, ["cautious", "glory"],
+                                                             [0.3, 0.7])] + OTHERS,
+                     n, seed=seed, rotate_seats=rotate).records
+    pure = {name: simulate("parthian", {"n_players": 4}, [name] + OTHERS, n, seed=seed,
+                           rotate_seats=rotate).records for name in ("cautious", "glory")}
+    draws = np.array([mixture.member_draw(master_key(seed), g, 0) for g in range(n)])
+    picked = np.where(draws < 0.3, "cautious", "glory")
+    play = [c for c in mixed.columns if not c.startswith("strategy_")]  # labels differ, not play
+    for name in ("cautious", "glory"):
+        rows = picked == name
+        assert mixed.loc[rows, play].reset_index(drop=True).equals(
+            pure[name].loc[rows, play].reset_index(drop=True))
+    assert pure["cautious"][play].ne(pure["glory"][play]).any(axis=1).mean() > 0.3  # they differ
+    assert binomtest(int((picked == "cautious").sum()), n, 0.3).pvalue > 1e-4
+
+
+def test_a_field_gives_the_same_table_at_any_jobs_and_chunk_size():
+    seats = [field_of(PARTHIAN, ["cautious", "glory", "lowball"], [0.2, 0.5, 0.3])] * 2 + \
+        ["random", "cautious"]
+    tables = [simulate("parthian", {"n_players": 4}, seats, 4000, seed=9, jobs=jobs,
+                       chunk_size=chunk).records for jobs, chunk in ((1, None), (2, 333), (1, 1000))]
+    assert tables[0].equals(tables[1]) and tables[0].equals(tables[2])
+
+
+def test_two_field_seats_draw_their_members_apart():
+    """Each slot draws its own member: two seats of one field do not always play the same one."""
+    key = master_key(3)
+    draws = np.array([[mixture.member_draw(key, g, s) for s in range(2)] for g in range(2000)])
+    assert 0.2 < np.mean((draws[:, 0] < 0.5) != (draws[:, 1] < 0.5)) < 0.8
+
+
+def test_a_one_member_field_is_that_member():
+    alone = simulate("parthian", {"n_players": 4}, [field_of(PARTHIAN, ["glory"], [1.0])] + OTHERS,
+                     2000, seed=1).records
+    plain = simulate("parthian", {"n_players": 4}, ["glory"] + OTHERS, 2000, seed=1).records
+    assert alone.equals(plain)
+
+
+def test_field_files_round_trip_and_refuse_what_is_no_field(tmp_path):
+    policy = json.loads((F.trained.SHIPPED / "parthian-4p.json").read_text())
+    members = [{"name": "cautious", "probability": 0.25, "strategy": "cautious"},
+               {"name": "trained", "probability": 0.75, "weights": policy["weights"]}]
+    path = F.save(tmp_path / "p.field.json", PARTHIAN, members, 4, {"n_players": 4}, {})
+    seat = lookup(PARTHIAN, f"strong:{path}", 4)
+    assert seat.name == "strong:p" and seat.source == str(path)
+    table = simulate("parthian", {"n_players": 4}, [seat] + OTHERS, 500, seed=2).records
+    assert len(table) == 500
+    body = json.loads(path.read_text())
+    cases = {
+        "not-json": ("{", "is not a field"),
+        "list": ([], "not a 'balance-field/1' object"),
+        "other-game": ({**body, "game": "sunzi"}, "is for 'sunzi'"),
+        "no-members": ({**body, "members": []}, "non-empty list"),
+        "negative": ({**body, "members": [{**members[0], "probability": -1}]}, "probability"),
+        "nan": ({**body, "members": [{**members[0], "probability": float("nan")}]}, "probability"),
+        "both": ({**body, "members": [{**members[0], "weights": policy["weights"]}]}, "either"),
+        "unknown": ({**body, "members": [{**members[0], "strategy": "nosuch"}]}, "not a built-in"),
+        "search": ({**body, "members": [{**members[0], "strategy": "ismcts"}]}, "not a built-in"),
+        "old-features": ({**body, "feature_code": "0" * 12}, "other Parthian Shot features"),
+        "zero": ({**body, "members": [{**members[0], "probability": 0}]}, "all 0"),
+        "bad-weights": ({**body, "members": [{**members[1], "weights": [[1, 2]]}]}, "weights"),
+    }
+    for name, (content, message) in cases.items():
+        bad = tmp_path / f"{name}.field.json"
+        bad.write_text(content if isinstance(content, str) else json.dumps(content))
+        with pytest.raises(StrategyError, match=message):
+            lookup(PARTHIAN, f"strong:{bad}", 4)
+    with pytest.raises(StrategyError, match="not found"):
+        lookup(PARTHIAN, f"strong:{tmp_path / 'missing.json'}", 4)
+
+
+def test_the_search_can_roll_out_with_a_field(tmp_path):
+    """ismcts with rollout=strong:FILE models the other seats by the field's members, drawn per
+    iteration; the run is deterministic and the search still beats random."""
+    path = F.save(tmp_path / "k.field.json", KUHN,
+                  [{"name": n, "probability": 0.5, "strategy": n} for n in ("nash", "honest")],
+                  2, {}, {})
+    seats = [f"ismcts:budget=32,rollout=strong:{path}", "random"]
+    first = simulate("kuhn", None, seats, 300, seed=4, rotate_seats=True).records
+    again = simulate("kuhn", None, seats, 300, seed=4, rotate_seats=True, jobs=2).records
+    assert first.equals(again)
+
+
+def test_nash_of_rock_paper_scissors_and_of_a_dominated_game():
+    rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], float)
+    assert np.allclose(nash_zero_sum(rps), 1 / 3, atol=1e-6)
+    dominant = np.array([[0, 0.2, 0.3], [-0.2, 0, 0.1], [-0.3, -0.1, 0]])
+    assert np.allclose(nash_zero_sum(dominant), [1, 0, 0], atol=1e-6)
+
+
+def test_replicator_dynamics_move_to_the_better_member():
+    mix = replicator(lambda m: np.array([1.2, 0.8]), 2, steps=20)
+    assert mix[0] > 0.95 and mix[1] >= 1e-3 / 2
+
+
+def test_psro_adds_a_best_response_each_iteration_and_records_its_exploitability(tmp_path):
+    build = build_field("kuhn", None, iterations=1, oracle_generations=2, oracle_games=60,
+                        table_games=300, check_games=300, seed=3, start=[KUHN.strategies["honest"],
+                                                                         KUHN.strategies["aggressive"]])
+    assert [m.name for m in build.members] == ["honest", "aggressive", "response 1"]
+    assert build.probabilities.sum() == pytest.approx(1) and len(build.history) == 2
+    assert build.table.shape == (3, 3) and np.allclose(np.diag(build.table), 0.5)
+    assert 0 <= build.exploitability["low"] <= build.exploitability["best_response_share"] \
+        <= build.exploitability["high"] <= 1
+    assert "2 x 60" in build.exploitability["line"]
+    path = build.save(tmp_path / "kuhn.field.json")
+    seat = lookup(KUHN, f"strong:{path}", 2)
+    assert len(simulate("kuhn", None, [seat, "random"], 200, seed=1).records) == 200
+
+
+def test_pack_and_unpack_are_inverse_and_the_exploit_can_start_from_a_fields_policy(tmp_path):
+    from analysis.training import field_weights
+
+    members = [(0.25, 3, (1.0, 2.0)), (0.75, 91, (0.0, 14.0, *range(14)))]
+    assert [(round(p, 12), k, v) for p, k, v in mixture.unpack(mixture.pack(members))] == members
+    policy = json.loads((F.trained.SHIPPED / "parthian-4p.json").read_text())
+    path = F.save(tmp_path / "p.field.json", PARTHIAN,
+                  [{"name": "cautious", "probability": 0.6, "strategy": "cautious"},
+                   {"name": "trained", "probability": 0.4, "weights": policy["weights"]}],
+                  4, {"n_players": 4}, {})
+    assert np.allclose(field_weights(PARTHIAN, f"strong:{path}", 4), policy["weights"])
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc", "shuojian"])
+def test_every_shipped_field_plays_and_records_its_exploitability_at_the_full_budget(game):
+    """Issue 28: a shipped field's exploitability is measured at no less than `balance
+    exploit`'s default budget (60 generations x 300 games), and it seats with -s strong."""
+    spec = get_game(game)
+    found = F.shipped_fields(spec)
+    assert found, f"no field shipped for {game}"
+    for n, path in found.items():
+        body = F.load(path, spec)
+        record = body["exploitability"]
+        generations, games = map(int, record["oracle"].split(" x "))
+        assert generations >= 60 and games >= 300 and record["games"] >= 4000
+        assert record["low"] <= record["best_response_share"] <= record["high"]
+        assert "exploitability" in record["line"]
+        seats = 2 if n is None else n
+        table = simulate(game, None, ["strong", "random"], 200, seed=1, rotate_seats=True).records
+        assert len(table) == 200 and seats == 2
