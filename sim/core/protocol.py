@@ -254,8 +254,8 @@ def seat_strategies(c, batch, game):
                                                    mixture.member_draw(batch.key, game, slot))
         c.ints[seat_at(s, KIND)] = kind
         c.ints[seat_at(s, SLOT)] = slot
-        for i in range(count):
-            c.params[s, i] = batch.params[slot, start + i]
+        for i in range(c.params.shape[1]):  # zeros after a member's own: what it would read alone
+            c.params[s, i] = batch.params[slot, start + i] if i < count else 0.0
 
 
 @njit(_nrt=False)

@@ -45,6 +45,22 @@ def test_each_game_plays_exactly_the_member_drawn_for_it(rotate):
     assert binomtest(int((picked == "cautious").sum()), n, 0.3).pvalue > 1e-4
 
 
+def test_a_heuristic_member_plays_as_alone_after_a_policy_member_in_the_same_seat():
+    """A member's parameters follow the previous game's member's in the seat's row: everything
+    past its own must read as zeros, as when it plays alone (a heuristic after a trained
+    policy's weights)."""
+    seed, n = 6, 2000
+    members = [lookup(PARTHIAN, "trained", 4), PARTHIAN.strategies["lowball"]]
+    mixed = simulate("parthian", {"n_players": 4}, [mixture_player(PARTHIAN, members, [0.5, 0.5])]
+                     + OTHERS, n, seed=seed).records
+    alone = simulate("parthian", {"n_players": 4}, ["lowball"] + OTHERS, n, seed=seed).records
+    draws = np.array([mixture.member_draw(master_key(seed), g, 0) for g in range(n)])
+    rows = draws >= 0.5
+    play = [c for c in mixed.columns if not c.startswith("strategy_")]
+    assert mixed.loc[rows, play].reset_index(drop=True).equals(
+        alone.loc[rows, play].reset_index(drop=True))
+
+
 def test_a_field_gives_the_same_table_at_any_jobs_and_chunk_size():
     seats = [field_of(PARTHIAN, ["cautious", "glory", "lowball"], [0.2, 0.5, 0.3])] * 2 + \
         ["random", "cautious"]
