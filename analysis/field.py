@@ -32,7 +32,7 @@ from sim import __version__
 from sim import field as F
 from sim import trained as T
 from sim.core import mixture
-from sim.core.state import MIXTURE, TRAINED
+from sim.core.state import MIXTURE, SEARCH_KIND, TRAINED
 from sim.errors import RunError
 from sim.games import get_game
 from sim.runner import as_rules, simulate
@@ -124,7 +124,7 @@ def mixture_player(spec, members: list, mix, name: str = "field") -> Strategy:
     """A mixture seat over ``members`` (built-in or trained Strategies)."""
     packed = []
     for probability, member in zip(mix, members):
-        if member.builtin is None or member.builtin == MIXTURE or member.builtin >= 999:
+        if member.builtin is None or member.builtin in (MIXTURE, SEARCH_KIND):
             raise RunError(f"a field member must be a built-in or trained strategy, not "
                            f"{member.name!r}")
         packed.append((float(probability), member.builtin, member.params))

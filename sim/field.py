@@ -21,7 +21,6 @@ A member is a built-in strategy by name or a linear policy by its weights (sim/t
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 from . import trained
@@ -90,7 +89,7 @@ def _check_member(member, spec: GameSpec, name: str) -> None:
     if not isinstance(member, dict):
         raise StrategyError(f"{name} is a JSON {type(member).__name__}, not an object")
     probability = member.get("probability")
-    if not _is_number(probability) or probability < 0:
+    if not trained._is_number(probability) or probability < 0:
         raise StrategyError(f"{name}: 'probability' is {probability!r}; it must be a number >= 0")
     if ("strategy" in member) == ("weights" in member):
         raise StrategyError(f"{name}: give either 'strategy' (a built-in's name) or 'weights' "
@@ -98,16 +97,12 @@ def _check_member(member, spec: GameSpec, name: str) -> None:
     if "weights" in member:
         trained._check_weights(member, spec, name)
         temperature = member.get("temperature", 0.0)
-        if not _is_number(temperature) or temperature < 0:
+        if not trained._is_number(temperature) or temperature < 0:
             raise StrategyError(f"{name}: 'temperature' is {temperature!r}; it must be a number >= 0")
     elif member["strategy"] not in spec.strategies or \
             spec.strategies[member["strategy"]].builtin is None:
         raise StrategyError(f"{name}: strategy {member['strategy']!r} is not a built-in "
                             f"{spec.title} strategy ({', '.join(spec.strategies)})")
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def members_of(spec: GameSpec, body: dict) -> list[tuple[float, int, tuple[float, ...]]]:

@@ -68,6 +68,23 @@ class Payoff(NamedTuple):
     total: float | None = None   # what the seats' values always sum to (0: zero-sum); None: varies
 
 
+def card_orders(cards, dealt: int):
+    """A ``GameSpec.deals`` for a game whose whole chance is one deal of ``dealt`` of ``cards``
+    in order (Kuhn's two, Leduc's three), each order equally likely; a variant whose ``deal``
+    option fixes the cards has the one deal."""
+    from itertools import permutations
+
+    def deals(rules, limit):
+        if rules.deal is not None:
+            return [({}, 1.0)]
+        orders = list(permutations(cards, dealt))
+        if len(orders) > limit:
+            return None
+        return [({"deal": ",".join(order)}, 1 / len(orders)) for order in orders]
+
+    return deals
+
+
 @dataclass(frozen=True)
 class GameSpec:
     name: str

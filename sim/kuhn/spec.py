@@ -1,9 +1,8 @@
 """Kuhn poker's static facts for the engine."""
-from itertools import permutations
 
 from strategies.kuhn import BUILTINS
 
-from ..game import GameSpec, Payoff
+from ..game import GameSpec, Payoff, card_orders
 from . import kernel, layout
 from .log import narrate
 from .rules import KuhnRules
@@ -13,17 +12,6 @@ def payoff_bounds(rules):
     """KP-4/KP-5: a seat wins or loses at most its ante and one bet."""
     stake = rules.ante + rules.bet
     return -stake, stake
-
-
-def deals(rules, limit):
-    """KP-1: the six orders of two of the three cards (seat 0's first, as OpenSpiel's
-    kuhn_poker deals), equally likely; the one given by ``deal``."""
-    if rules.deal is not None:
-        return [({}, 1.0)]
-    orders = list(permutations(layout.CARD_NAMES, 2))
-    if len(orders) > limit:
-        return None
-    return [({"deal": ",".join(order)}, 1 / len(orders)) for order in orders]
 
 
 SPEC = GameSpec(
@@ -45,5 +33,5 @@ SPEC = GameSpec(
     event_visibility=layout.EVENT_VISIBILITY,
     n_actions=layout.N_ACTIONS,
     payoffs={"payoff": Payoff(payoff_bounds, total=0.0)},
-    deals=deals,
+    deals=card_orders(layout.CARD_NAMES, 2),  # KP-1: OpenSpiel's order of chance outcomes
 )

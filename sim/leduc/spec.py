@@ -1,10 +1,9 @@
 """Leduc poker's static facts for the engine."""
-from itertools import permutations
 
 from strategies.leduc import BUILTINS, N_FEATURES
 
 from ..core.policy import WEIGHTS
-from ..game import GameSpec, Payoff
+from ..game import GameSpec, Payoff, card_orders
 from . import kernel, layout
 from .log import narrate
 from .rules import LeducRules
@@ -18,17 +17,6 @@ def payoff_bounds(rules):
     """LP-6/LP-7: a seat wins or loses at most its ante and every raise of both rounds."""
     stake = rules.ante + rules.max_raises * (rules.small_raise + rules.big_raise)
     return -stake, stake
-
-
-def deals(rules, limit):
-    """LP-1/LP-5: the 120 orders of three of the six cards (seat 0's, seat 1's, the public
-    card: OpenSpiel's order of chance outcomes), equally likely; the one given by ``deal``."""
-    if rules.deal is not None:
-        return [({}, 1.0)]
-    orders = list(permutations(layout.CARD_NAMES, 3))
-    if len(orders) > limit:
-        return None
-    return [({"deal": ",".join(order)}, 1 / len(orders)) for order in orders]
 
 
 SPEC = GameSpec(
@@ -50,5 +38,5 @@ SPEC = GameSpec(
     event_visibility=layout.EVENT_VISIBILITY,
     n_actions=layout.N_ACTIONS,
     payoffs={"payoff": Payoff(payoff_bounds, total=0.0)},
-    deals=deals,
+    deals=card_orders(layout.CARD_NAMES, 3),  # LP-1/LP-5: OpenSpiel's order of chance outcomes
 )
