@@ -34,7 +34,7 @@ from sim import trained as T
 from sim.core import mixture
 from sim.core.state import MIXTURE, SEARCH_KIND, TRAINED
 from sim.errors import RunError
-from sim.games import get_game
+from sim.games import get_game, home
 from sim.runner import as_rules, simulate
 from sim.strategy import Strategy, lookup
 
@@ -132,6 +132,28 @@ def mixture_player(spec, members: list, mix, name: str = "field") -> Strategy:
                     doc=f"a field of {len(members)} strategies")
 
 
+ORACLE_STARTS = ("heuristic", "field")
+
+
+def best_response(spec, rules, members, mix, starts, every_start: bool, k: int, generations: int,
+                  games: int, seed: int, jobs: int, check_games: int):
+    """Iteration k's oracle call against the mixture: the search from one start in turn (the
+    field start only where the mixture holds a trained policy to start from), or from every
+    start (``every_start``: the final measure), keeping the response that wins most."""
+    field_seat = mixture_player(spec, members, mix)
+    usable = [s for s in starts if s != "field" or any(
+        m.builtin == TRAINED and p > 0 for m, p in zip(members, mix))] or ["heuristic"]
+    chosen = usable if every_start else [usable[k % len(usable)]]
+    best = None
+    for i, start in enumerate(chosen):
+        probe = exploit(spec.name, rules, field=field_seat, generations=generations,
+                        games=games, seed=seed + 101 * (k + 1) + 7919 * i, jobs=jobs,
+                        check_games=check_games, progress=False, start=start)
+        if best is None or probe.measured["share"] > best.measured["share"]:
+            best = probe
+    return best
+
+
 @dataclass
 class FieldBuild:
     """What :func:`build_field` gives: the population, its mixture and its record."""
@@ -177,13 +199,19 @@ def starting_population(spec, rules) -> list:
 def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: int = ORACLE_GENERATIONS,
                 oracle_games: int = ORACLE_GAMES, table_games: int = 2000, check_games: int = 4000,
                 seed: int = 0, jobs: int = 1, progress: bool | None = None, start=None,
-                run_dir=None) -> FieldBuild:
+                run_dir=None, oracle_starts=ORACLE_STARTS) -> FieldBuild:
     """PSRO (the module says how): ``iterations`` best responses, then one more best-response
     search against the final mixture at ``oracle_generations`` x ``oracle_games`` (no less than
     ``balance exploit``'s defaults for a shipped field), re-measured over ``check_games`` fresh
     games: the field's exploitability. With ``run_dir`` every oracle's result is kept, and the
     same command resumes; iteration k does not depend on how many follow, so a longer run
-    resumes a shorter one's folder."""
+    resumes a shorter one's folder.
+
+    ``oracle_starts``: where the oracle's search starts (analysis.training.EXPLOIT_STARTS),
+    taken in turn by the iterations, and every one of them for the final measure, whose
+    exploitability is the best response found from any start. A search from the heuristic's
+    weights and one from the field's own most probable policy reach different lines: a field
+    that only one of them probes can be weak against the other (docs/training.md)."""
     import pickle
 
     spec = get_game(game)
@@ -202,6 +230,7 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                    "start": [str(m) for m in members], "oracle_generations": oracle_generations,
                    "oracle_games": oracle_games, "table_games": table_games,
                    "check_games": check_games, "seed": seed, "version": __version__,
+                   "oracle_starts": list(oracle_starts),
                    **run_inputs(rules, resolve_seats(spec, members, len(members)))}
         store = RunDir(run_dir, json_safe(request))
     history, table = [], None
@@ -219,12 +248,11 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                 mix = replicator(lambda m: against_mixture(spec.name, rules, members, m,
                                                            table_games, seed + 7, jobs),
                                  len(members))
-            probe = exploit(spec.name, rules, field=mixture_player(spec, members, mix),
-                            generations=oracle_generations, games=oracle_games,
-                            seed=seed + 101 * (k + 1), jobs=jobs, check_games=check_games,
-                            progress=False)
+            probe = best_response(spec, rules, members, mix, oracle_starts, k == iterations,
+                                  k, oracle_generations, oracle_games, seed, jobs, check_games)
             measured = probe.measured
             row = {"iteration": k, "members": len(members),
+                   "oracle_start": probe.training.provenance["exploit_start"],
                    "best_response_share": float(measured["share"]),
                    "low": float(measured["low"]), "high": float(measured["high"]),
                    "field_share": float(measured.get("field", np.nan)),
@@ -251,6 +279,7 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                                else "replicator dynamics on shares against the mixture"),
                   "iterations": iterations, "oracle_generations": oracle_generations,
                   "oracle_games": oracle_games, "table_games": table_games, "seed": seed,
+                  "oracle_starts": list(oracle_starts),
                   "start": [m.name for m in members[:len(members) - iterations]],
                   "version": __version__}
     return FieldBuild(members, mix, pd.DataFrame(history), exploitability, provenance, table, spec)
@@ -283,13 +312,9 @@ def field_recipe(game: str, n_players: int | None = None) -> dict | None:
     """How the game's shipped fields are built: its study's FIELD (players, iterations, the
     oracle's budget, table games, seed, and optionally ``start``, the strategy names the
     population starts from); ``FIELD["per_players"][n]`` changes some of them for n players."""
-    import importlib
+    from .studies import study_module
 
-    try:
-        study = importlib.import_module(f"analysis.studies.{game}")
-    except ImportError:
-        return None
-    plan = getattr(study, "FIELD", None)
+    plan = getattr(study_module(game), "FIELD", None)
     if plan is None:
         return None
     plan = dict(plan)
@@ -306,7 +331,8 @@ def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
                        oracle_generations=plan.get("oracle_generations", ORACLE_GENERATIONS),
                        oracle_games=plan.get("oracle_games", ORACLE_GAMES),
                        table_games=plan.get("table_games", 2000), seed=plan.get("seed", 0),
-                       jobs=jobs, progress=progress, start=members, run_dir=run_dir)
+                       jobs=jobs, progress=progress, start=members, run_dir=run_dir,
+                       oracle_starts=tuple(plan.get("oracle_starts", ORACLE_STARTS)))
 
 
 def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None,
@@ -329,7 +355,7 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
             name = f"{game}-{n}p{F.SUFFIX}" if n is not None else f"{game}{F.SUFFIX}"
             build = build_from_recipe(game, rules, plan, jobs, progress, None if run_dir is None
                                       else Path(run_dir) / name.removesuffix(F.SUFFIX))
-            folder = Path(out) if out is not None else T.SHIPPED
+            folder = Path(out) if out is not None else home(spec).policies
             path = build.save(folder / name)
             if "exact" in plan:  # a game whose truth is known: its own measure leads the line
                 value, what = plan["exact"](path)
@@ -343,18 +369,23 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
 
 def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENERATIONS,
                   oracle_games: int = ORACLE_GAMES, check_games: int = 4000, seed: int = 0,
-                  jobs: int = 1, progress: bool | None = None) -> dict:
-    """A field file's exploitability, measured anew: one best-response search at the budget
-    given (never smaller than ``balance exploit``'s by default) on seeds of its own."""
+                  jobs: int = 1, progress: bool | None = None,
+                  oracle_starts=ORACLE_STARTS) -> dict:
+    """A field file's exploitability, measured anew: a best-response search from every start
+    at the budget given (never smaller than ``balance exploit``'s by default) on seeds of its
+    own; the response that wins most is the measure."""
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    player = lookup(spec, f"strong:{path}", rules.n_seats)
-    probe = exploit(spec.name, rules, field=player, generations=oracle_generations,
-                    games=oracle_games, seed=seed + 977, jobs=jobs, check_games=check_games,
-                    progress=progress)
+    body = F.load(path, spec)
+    members = [Strategy(m.get("name", m.get("strategy", "member")), builtin=kind, params=params)
+               for m, (_, kind, params) in zip(body["members"], F.members_of(spec, body))]
+    mix = np.array([m["probability"] for m in body["members"]], float)
+    probe = best_response(spec, rules, members, mix, oracle_starts, True, 0, oracle_generations,
+                          oracle_games, seed + 876, jobs, check_games)
     row = {k: float(probe.measured[k]) for k in ("share", "low", "high", "field")}
     row = {"best_response_share": row["share"], "low": row["low"], "high": row["high"],
            "field_share": row["field"], "decided": int(probe.measured["decided"]),
-           "games": check_games, "oracle": f"{oracle_generations} x {oracle_games}", "seed": seed}
+           "games": check_games, "oracle": f"{oracle_generations} x {oracle_games}", "seed": seed,
+           "oracle_start": probe.training.provenance["exploit_start"]}
     row["line"] = exploit_line(row, oracle_generations, oracle_games)
     return row

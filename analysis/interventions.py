@@ -59,7 +59,7 @@ from sim.errors import BalanceError, RulesError
 from sim.runner import as_rules, simulate
 from sim import field as fields
 from sim.trained import shipped_path
-from sim.games import get_game
+from sim.games import get_game, home
 
 from .stats import newcombe_difference, paired_where_both
 from .studies import study_module
@@ -119,7 +119,9 @@ def study(game):
     spec = get_game(game)
     module = study_module(spec.name)
     if module is None or not hasattr(module, "cards"):
-        raise CardsError(f"{spec.title} declares no cards (analysis/studies/{spec.name}/cards.py)")
+        raise CardsError(f"{spec.title} declares no cards (cards(rules) in its study, "
+                         f"{home(spec).study}; analysis.default_study.option_cards makes one "
+                         "per tunable option)")
     return module
 
 
@@ -149,7 +151,11 @@ def levels(game, rules=None) -> dict[str, object]:
     of games (the skill ladder of the report keeps both rungs, and flags where they differ)."""
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    declared = dict(getattr(study(spec), "LEVELS", {"random": "random"}))
+    # Without LEVELS: random, the spec's best heuristic, and the shipped policy where one fits
+    default = {"random": "random", "heuristic": spec.heuristic, "trained": "trained"}
+    if spec.heuristic not in spec.strategies or spec.heuristic == "random":
+        default.pop("heuristic")
+    declared = dict(getattr(study(spec), "LEVELS", default))
     if "trained" in declared and shipped_path(spec, rules.n_seats) is None:
         declared.pop("trained")
     if fields.shipped_path(spec, rules.n_seats) is not None:

@@ -67,6 +67,8 @@ def describe(provenance: dict) -> str:
     ns = "/".join(f"{n:,}" for n in sorted({b["n_games"] for b in batches}))
     seeds = "/".join(str(s) for s in sorted({b["seed"] for b in batches}))
     tail = f"seed {seeds}; balance-toolkit {first['version']}"
+    if first.get("game_version"):   # a plugin game: its package's version beside the toolkit's
+        tail += f"; {first['game_version']}"
     if len(batches) == 1:
         return (f"{get_game(game).title}: {variant_text(game, first['variant'])}; "
                 f"{strategies_text(first['strategies'])}; n={ns}; {tail}")

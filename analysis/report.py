@@ -4,8 +4,9 @@
     balance report --game NAME --quick     # one game, small batches
     python -m analysis.report --game NAME --n-games 200000 --jobs 2
 
-A game has a report when ``analysis.studies.<game>`` exists (see analysis/studies/__init__.py);
-this module finds the studies by the registered game names and knows no game itself.
+A game has a report when its study (``analysis.studies.<game>``, or a plugin game's
+``<package>.study``: analysis/studies/__init__.py) writes one; this module finds the studies by
+the registered game names and knows no game itself.
 """
 from __future__ import annotations
 
@@ -19,6 +20,22 @@ from sim.games import game_names
 from sim.runner import one_kernel, warm_kernels
 
 from .studies import study_module
+
+# Seconds write_reports spent compiling each game's kernels before its study ran (ran_in).
+COMPILED: dict[str, float] = {}
+
+
+def ran_in(game: str, started: float, detail: str) -> str:
+    """A study's closing line: how long it ran and, apart, how long compiling took before it
+    (write_reports compiles every kernel first, so a study's own clock starts warm)."""
+    import time
+
+    took = time.perf_counter() - started
+    compiled = COMPILED.get(game)
+    before = (f"; compiling its kernels before it took {compiled:.1f} s more" if compiled
+              is not None else "; compiling, if any was needed, is not included")
+    return f"_Study ran in {took:.1f} s ({detail}){before}._"
+
 
 def studies() -> dict[str, ModuleType]:
     """Every registered game whose study writes a report, by name (sorted). A study without
@@ -48,7 +65,11 @@ def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "rep
                            f"{', '.join(available)}")
     out = Path(out_dir)
     with one_kernel():  # a report seats plain, trained and search players: compile one kernel
+        import time
+
+        started = time.perf_counter()
         warm_kernels(names, jobs=jobs)  # side by side on every core, not one game at a time
+        COMPILED.update(dict.fromkeys(names, time.perf_counter() - started))
         written = [available[name].write_report(out / name, n_games=n_games, seed=seed,
                                                 jobs=jobs, progress=progress, quick=quick)
                    for name in names]

@@ -178,8 +178,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     rules = as_rules(spec, rules)
     n_features = T.n_features(spec)
     if n_features == 0:
-        raise RunError(f"{spec.title} declares no features (strategies/{spec.name}.py): it "
-                       "cannot be trained yet")
+        raise RunError(f"{T.no_features(spec)}: it cannot be trained yet")
     n_types = len(spec.decision_names or ("decision",))
     if hold_out is not None and hold_out not in spec.strategies:
         raise RunError(f"held-out strategy {hold_out!r} is not a {spec.title} built-in; choose "
@@ -446,21 +445,27 @@ def field_weights(spec, field, n_seats: int) -> np.ndarray:
 def exploit(game: str, rules=None, field: str = "trained", generations: int = 60,
             population: int | None = None, games: int = 300, seed: int = 0, jobs: int = 1,
             run_dir=None, check_games: int = 2000, progress: bool | None = None,
-            start: str = "heuristic") -> Exploit:
+            start: str = "heuristic", relative_to: str | None = None) -> Exploit:
     """Train one seat against ``field`` at every other seat; re-measure it on fresh seeds.
 
     start : "heuristic" (the game's START_WEIGHTS: lines a heuristic-like player reaches) or
         "field" (a trained field's own weights: a local search for a profitable deviation,
-        which begins at the field's share rather than below it)."""
+        which begins at the field's share rather than below it).
+    relative_to : the search's fitness (see ``fitness``); by default "fair" with two players
+        and "field" with more, where a field can end most games with no winner: beating the
+        field is then winning more than its seats in the same games, not more than 1/n."""
     if start not in EXPLOIT_STARTS:
         raise RunError(f"exploit start {start!r}: choose from {', '.join(EXPLOIT_STARTS)}")
     spec = get_game(game)
     rules = as_rules(spec, rules)
     n = rules.n_seats
+    if relative_to is None:
+        relative_to = "fair" if n == 2 else "field"
     result = train(spec.name, rules, opponents=[field], generations=generations,
                    population=population, games=games, seed=seed, jobs=jobs, run_dir=run_dir,
                    progress=progress, pool_every=0, check_games=max(200, check_games // 4),
-                   start=field_weights(spec, field, n) if start == "field" else None)
+                   start=field_weights(spec, field, n) if start == "field" else None,
+                   relative_to=relative_to)
     result.provenance["exploit_start"] = start
     exploiter = result.player("exploiter")
     measured = shares(spec, rules, [exploiter] + [field] * (n - 1), check_games, 2**31 + seed)
@@ -493,13 +498,9 @@ def recipe(game: str, n_players: int | None = None) -> dict | None:
     population, the decision types to train, how often the pool grows and what the fitness
     compares with). ``TRAINING["per_players"][n]`` changes some of them for n players: the
     recipe for ``n_players`` has them merged in."""
-    import importlib
+    from .studies import study_module
 
-    try:
-        study = importlib.import_module(f"analysis.studies.{game}")
-    except ImportError:
-        return None
-    plan = getattr(study, "TRAINING", None)
+    plan = getattr(study_module(game), "TRAINING", None)
     if plan is None:
         return None
     plan = dict(plan)
@@ -559,8 +560,8 @@ def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,
 
 def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None) -> list:
     """``balance train --shipped``: retrain every shipped policy from its game's recipe (the
-    one command that regenerates strategies/policies/)."""
-    from sim.games import game_names
+    one command that regenerates strategies/policies/, and a plugin game's <pkg>/policies/)."""
+    from sim.games import game_names, home
 
     written = []
     for game in games or game_names():
@@ -572,7 +573,7 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
                 else None
             result = train_recipe(game, rules, recipe(game, n), jobs=jobs, progress=progress)
             name = f"{game}-{n}p.json" if n is not None else f"{game}.json"
-            path = result.save((out or T.SHIPPED) / name)
+            path = result.save((out or home(spec).policies) / name)
             result.history.to_csv(path.with_suffix(".history.csv"), index=False)
             written.append(path)
     return written

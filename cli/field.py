@@ -10,7 +10,7 @@ from sim.errors import BalanceError
 
 
 def add_commands(commands, games: list[str], add_game_arguments, all_cores: int) -> None:
-    from analysis.field import ORACLE_GAMES, ORACLE_GENERATIONS
+    from analysis.field import ORACLE_GAMES, ORACLE_GENERATIONS, ORACLE_STARTS
 
     parser = commands.add_parser(
         "field", help="build a strong field: a population of policies and an equilibrium mixture",
@@ -36,6 +36,11 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                         f"search (default: the recipe, else {ORACLE_GAMES})")
     parser.add_argument("--table-games", type=int, help="games per pair of members in the "
                         "meta-game's table (default: the recipe, else 2000)")
+    parser.add_argument("--oracle-starts", nargs="+", choices=ORACLE_STARTS, metavar="START",
+                        help="where each best-response search starts: heuristic (the game's "
+                             "start weights), field (the mixture's most probable policy); the "
+                             "iterations take them in turn and the final measure runs every one "
+                             f"(default: the recipe, else {' '.join(ORACLE_STARTS)})")
     parser.add_argument("--check-games", type=int, default=4000, help="fresh games that "
                         "re-measure each best response (default 4000)")
     parser.add_argument("--seed", type=int, help="master seed (default: the recipe, else 0)")
@@ -47,7 +52,8 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     parser.add_argument("--shipped", action="store_true", help="rebuild the shipped fields of "
                         "the games named (default: every game with a FIELD recipe)")
     parser.add_argument("--check", type=Path, metavar="FIELD_FILE", help="only re-measure this "
-                        "field's exploitability: one best-response search at the budget given")
+                        "field's exploitability: a best-response search from each start at the "
+                        "budget given")
     parser.add_argument("--run-dir", type=Path, metavar="DIR", help="keep every oracle's result "
                         "here: the same command resumes (a run with more --iterations resumes a "
                         "shorter one's folder)")
@@ -88,8 +94,10 @@ def run_field(args) -> int:
     plan = field_recipe(spec.name, rules.n_seats) or {}
     settings = {name: getattr(args, name) if getattr(args, name) is not None else plan.get(name)
                 for name in ("iterations", "oracle_generations", "oracle_games", "table_games",
-                             "seed")}
+                             "seed", "oracle_starts")}
     settings = {k: v for k, v in settings.items() if v is not None}
+    if "oracle_starts" in settings:
+        settings["oracle_starts"] = tuple(settings["oracle_starts"])
     if args.check is not None:
         result = measure_field(spec.name, rules, args.check, jobs=args.jobs,
                                check_games=args.check_games, progress=not args.no_progress,

@@ -23,6 +23,8 @@ EPILOG = """examples:
   balance sensitivity parthian --vary charge_threshold=6..12 --vary legion_offset=-3..3
   balance tune parthian --target victory=0.5 --over n_players=3,4,5,6 --vary legions -s cautious
   balance compare parthian --players 4 --b charge_threshold=8 --delta 1pp   (is B better than A?)
+  balance explore parthian --players 4  (a live page: move a value, watch the balance move)
+  balance mcp                           (the toolkit as tools for AI assistants, over stdio)
 """
 
 
@@ -55,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .cards import add_commands as add_cards_commands
     from .field import add_commands as add_field_commands
+    from .explore import add_commands as add_explore_commands
+    from .mcp_server import add_commands as add_mcp_commands
     from .study import add_commands as add_study_commands
     from .training import add_commands as add_training_commands
     from .workbench import add_commands as add_workbench_commands
@@ -139,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_field_commands(commands, games, add_game_arguments, os.cpu_count() or 1)
     add_cards_commands(commands, games, add_game_arguments)
     add_study_commands(commands)
+    add_explore_commands(commands, games)
+    add_mcp_commands(commands)
 
     ladder = commands.add_parser(
         "ladder", help="rate strategies in a round-robin tournament with rotated seats",
@@ -170,8 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "what one iteration costs in random games (docs/search.md)")
     bench.add_argument("--trained", action="store_true",
                        help="only trained play: games per CPU-second with every seat the shipped "
-                       "trained policy against every seat the game's best heuristic, for every "
-                       "shipped policy (docs/training.md; target: at least 1/3 of the heuristic)")
+                       "trained policy, and the shipped strong field, against every seat the "
+                       "game's best heuristic, for every shipped policy (docs/training.md; "
+                       "targets: trained at least 1/3 of the heuristic, the field 1/4)")
     bench.add_argument("--startup", action="store_true",
                        help="only what a new user waits for: every game's cold start with an "
                        "empty kernel cache, a user strategy's compile into every game, and the "
@@ -180,20 +187,43 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only the adapters: decisions/s of every game through the live game, "
                        "PettingZoo, Gymnasium, OpenSpiel and a Python agent, against the kernel "
                        "(needs the rl extra; docs/adapters.md)")
+    bench.add_argument("--explore", action="store_true",
+                       help="only the live loop's latency (balance explore): every game's first "
+                       "numbers after a change on a warm kernel, and the time to a paired "
+                       "difference at +-1 pp for Parthian Shot at 4 players (docs/explore.md)")
     bench.add_argument("--record", type=Path, help="also write the results as Markdown to this file")
     bench.set_defaults(run=run_bench)
 
     new = commands.add_parser(
-        "new-game", help="write a new game's parts (a small working game with TODOs)",
-        description="Write sim/NAME/ (rules, layout, kernel, log, spec), strategies/NAME.py, "
-        "tests/NAME/ (rule tests and a recorded golden game) and docs/NAME.md: a small working "
-        "example game under the new name, with TODOs where its own rules go. The engine-wide "
-        "tests run on it at once; docs/new_game.md walks through the parts.")
-    new.add_argument("name", help="the game's name: a lowercase Python identifier, e.g. kuhn")
+        "new-game", help="write a new game as its own installable package (a small working game "
+        "with TODOs)",
+        description="Write an installable package for a new game in PATH (default: a new "
+        "folder NAME in the current directory, not next to the installed toolkit): pyproject.toml with "
+        "the balance.games entry point, NAME/ (rules, layout, kernel, log, spec, strategies "
+        "with training features, a study that writes the default report, RULES.md, policies/), "
+        "NAME/tests/ (rule tests, a recorded golden game with its re-record command "
+        "`python -m NAME.tests.golden --write`, the engine's conformance checks) and a README. "
+        "It is a small working example game under the new name, with TODOs where its own rules "
+        "go. Then `pip install -e PATH` registers it: every command works on it, and "
+        "`python -m pytest PATH/NAME/tests` passes. docs/new_game.md walks through a worked "
+        "example.")
+    new.add_argument("name", help="the game's name: a lowercase Python identifier, e.g. dice_duel")
+    new.add_argument("--dir", type=Path, dest="folder", metavar="PATH",
+                     help="where to write the package (default ./NAME; must be new or empty)")
     new.add_argument("--title", help="the game's title (default: from the name)")
     new.add_argument("--rule-id", help="prefix of its rule ids, 2 to 4 capitals (default: from "
                      "the name)")
     new.set_defaults(run=run_new_game)
+
+    listing = commands.add_parser(
+        "games", help="list the registered games and where each comes from",
+        description="List every game registered through the balance.games entry points (the "
+        "toolkit's own and installed plugin games: sim/games.py), with the distribution that "
+        "declares it and its package, and the plugins that cannot be used, with why. "
+        "--check also loads each game, so that a plugin that fails to import shows here.")
+    listing.add_argument("--check", action="store_true",
+                         help="import every game (slower) and report those that fail")
+    listing.set_defaults(run=run_games)
 
     for name, helptext, func in (("options", "list a game's rule options", run_options),
                                  ("strategies", "list a game's built-in strategies", run_strategies)):
@@ -260,10 +290,13 @@ def run_report(args) -> int:
 def run_bench(args) -> int:
     from cli.bench import run
 
-    if args.openspiel or args.search or args.startup or args.adapters or args.trained:
-        from cli.bench import run_adapters, run_openspiel, run_search, run_startup, run_trained
+    if args.openspiel or args.search or args.startup or args.adapters or args.trained or \
+            args.explore:
+        from cli.bench import (run_adapters, run_explore, run_openspiel, run_search, run_startup,
+                               run_trained)
 
         text = (run_search() if args.search else run_trained() if args.trained
+                else run_explore() if args.explore
                 else run_startup() if args.startup
                 else run_adapters() if args.adapters else run_openspiel(args.games))
         if args.record:
@@ -319,7 +352,8 @@ def strong_text(spec) -> str:
     for n, path in field.shipped_fields(spec).items():
         measured = json.loads(path.read_text()).get("exploitability", {})
         share = measured.get("best_response_share")
-        rows.append(("other counts: " if n is None else f"{n} players: ") + str(path.relative_to(root))
+        rows.append(("other counts: " if n is None else f"{n} players: ")
+                    + str(path.relative_to(root) if path.is_relative_to(root) else path)
                     + ("" if share is None else f" (best response found: {share:.1%})"))
     return ("strong       the strong field: a population of policies and an equilibrium mixture "
             "(PSRO, docs/training.md), one member drawn per game and seat: -s strong seats the "
@@ -333,12 +367,12 @@ def trained_text(spec) -> str:
     from sim import trained
 
     if trained.n_features(spec) == 0:
-        return (f"trained      not available: {spec.title} declares no features for a trained "
-                f"policy (strategies/{spec.name}.py: N_FEATURES, features)")
+        return f"trained      not available: {trained.no_features(spec)}"
     root = trained.SHIPPED.parent.parent
     shipped = trained.shipped_policies(spec)
     other = "other counts: " if len(shipped) > 1 else ""   # <game>.json: any count without its own
-    where = "; ".join((other if n is None else f"{n} players: ") + str(path.relative_to(root))
+    where = "; ".join((other if n is None else f"{n} players: ")
+                      + str(path.relative_to(root) if path.is_relative_to(root) else path)
                       for n, path in shipped.items())
     return ("trained      a trained linear policy over the game's features (docs/training.md): "
             "-s trained seats the shipped policy for the player count, -s trained:FILE a policy "
@@ -346,12 +380,35 @@ def trained_text(spec) -> str:
             + (where or f"none yet; train one with `balance train {spec.name}`"))
 
 
-def run_new_game(args) -> int:
-    from .new_game import ROOT, create
+def run_games(args) -> int:
+    from sim.games import game_names, get_game, home, problems
 
-    for path in create(args.name, args.title, args.rule_id):
-        print(f"wrote {path.relative_to(ROOT)}")
-    print(f"next: read docs/new_game.md, then replace the example rules in sim/{args.name}/")
+    print(f"{'game':<12} {'from':<28} package")
+    for name in game_names():
+        place = home(name)
+        if args.check:
+            try:
+                get_game(name)
+            except BalanceError:
+                continue   # listed with the problems below
+        print(f"{name:<12} {place.distribution:<28} {place.package}")
+    trouble = problems()
+    if trouble:
+        print("\ncannot be used:")
+        for line in trouble:
+            print(f"  {line}")
+    return 0
+
+
+def run_new_game(args) -> int:
+    from .new_game import create
+
+    folder = args.folder if args.folder is not None else Path.cwd() / args.name
+    for path in create(args.name, args.title, args.rule_id, folder):
+        print(f"wrote {path}")
+    print(f"next: pip install -e {folder}; python -m pytest {folder / args.name / 'tests'}; then "
+          f"replace the example rules in {folder / args.name} (the toolkit's docs/new_game.md "
+          "walks through a worked example)")
     return 0
 
 

@@ -47,38 +47,56 @@ __version__ = f"{_BASE_VERSION}+code.{code_hash()}"
 _NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py", "rules.py",
                     "log.py", "strategy.py", "games.py", "spec.py", "__init__.py", "workbench.py",
                     "checkpoint.py", "ladder.py", "calibration.py", "datafile.py",
-                    "agents.py", "live.py",
+                    "agents.py", "live.py", "conformance.py",
+                    # policy files and their checks: Python only, no jitted code reads them
+                    "trained.py",
+                    # a plugin game's study and golden-game script (sim/games.py: GameHome)
+                    "study.py", "golden.py",
                     # results.py's own jitted summary is checked by Numba (its file stamp); no
                     # game kernel reads it, so editing it need not recompile the games.
                     "results.py"}
-def _kernel_files(game: str | None) -> list[Path]:
-    """The shared kernel modules (sim/*.py and the engine core sim/core/*.py that jitted code
-    reads), plus one game's own."""
-    files = [p for p in [*(_ROOT / "sim").glob("*.py"), *(_ROOT / "sim" / "core").glob("*.py")]
+
+
+def _builtin_sources(game: str) -> list[Path]:
+    """A built-in game's kernel sources: its package under sim/ and its strategies module."""
+    return [_ROOT / "sim" / game, _ROOT / "strategies" / f"{game}.py"]
+
+
+def _kernel_files(game: str | None, sources: list[Path] | None = None) -> list[tuple[str, Path]]:
+    """(name in the hash, file) of the shared kernel modules (sim/*.py and the engine core
+    sim/core/*.py that jitted code reads), plus one game's own: its ``sources`` (folders or
+    files; default the built-in game's), without their tests."""
+    files = [(p.relative_to(_ROOT).as_posix(), p)
+             for p in [*(_ROOT / "sim").glob("*.py"), *(_ROOT / "sim" / "core").glob("*.py")]
              if p.name not in _NOT_KERNEL_CODE]
     if game is not None:
-        files += [p for p in (_ROOT / "sim" / game).rglob("*.py") if p.name not in _NOT_KERNEL_CODE]
-        files += list((_ROOT / "strategies").glob(f"{game}.py"))
-    return sorted(files)
+        for source in sources if sources is not None else _builtin_sources(game):
+            found = sorted(source.rglob("*.py")) if source.is_dir() else [source] * source.is_file()
+            # named from the project root for a built-in game (the names are part of the hash)
+            top = _ROOT if source.is_relative_to(_ROOT) else source.parent
+            files += [(p.relative_to(top).as_posix(), p) for p in found
+                      if p.name not in _NOT_KERNEL_CODE and "tests" not in p.relative_to(top).parts]
+    return sorted(files, key=lambda item: Path(item[0]).parts)
 
 
-def _source_hash(game: str | None = None) -> str:
+def _source_hash(game: str | None = None, sources: list[Path] | None = None) -> str:
     digest = hashlib.sha1()
-    for path in _kernel_files(game):
-        digest.update(path.relative_to(_ROOT).as_posix().encode())
+    for name, path in _kernel_files(game, sources):
+        digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
-def cache_dir(game: str | None = None) -> Path:
+def cache_dir(game: str | None = None, sources: list[Path] | None = None) -> Path:
     """Folder that holds the compiled kernels of one game (or the shared ones); safe to delete.
 
-    Each game has its own folder, keyed by a hash of its own kernel source and the shared kernel
+    Each game has its own folder, keyed by a hash of its own kernel source (``sources``: a
+    plugin game's package folder; default the built-in game's files) and the shared kernel
     modules it calls: editing one game never recompiles another.
     """
     base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "balance-toolkit")
-    name = f"numba-{game}-{_source_hash(game)}" if game else f"numba-{_source_hash()}"
+    name = f"numba-{game}-{_source_hash(game, sources)}" if game else f"numba-{_source_hash()}"
     return Path(base) / name
 
 
@@ -88,19 +106,22 @@ def _point_numba_cache() -> None:
     numba.config.CACHE_DIR = str(cache_dir())
 
 
-def use_game_cache(game: str) -> None:
-    """Move the disk cache of every jitted function of ``sim.<game>`` and ``strategies.<game>``
-    into the game's own folder. Called when a game registers, before anything is compiled."""
+def use_game_cache(game: str, modules: tuple[str, ...] | None = None,
+                   sources: list[Path] | None = None) -> None:
+    """Move the disk cache of every jitted function of the game's modules (``modules``: names
+    or package prefixes; default ``sim.<game>`` and ``strategies.<game>``) into the game's own
+    folder. Called when a game registers, before anything is compiled."""
     import sys
 
     import numba
     from numba.core.registry import CPUDispatcher
 
+    modules = modules or (f"sim.{game}", f"strategies.{game}")
     shared = numba.config.CACHE_DIR
-    numba.config.CACHE_DIR = str(cache_dir(game))
+    numba.config.CACHE_DIR = str(cache_dir(game, sources))
     try:
         for name, module in list(sys.modules.items()):
-            if not (name.startswith(f"sim.{game}.") or name == f"strategies.{game}"):
+            if not any(name == m or name.startswith(m + ".") for m in modules):
                 continue
             for obj in list(vars(module).values()):
                 if (isinstance(obj, CPUDispatcher) and obj.py_func.__module__ == name

@@ -15,7 +15,8 @@ that the one file is the field (a run folder's digest of it covers every member)
 
 A member is a built-in strategy by name or a linear policy by its weights (sim/trained.py).
 ``-s strong`` seats the shipped field for the variant's player count
-(strategies/policies/<game>-<n>p.field.json, or <game>.field.json for any count);
+(<game>-<n>p.field.json, or <game>.field.json for any count, in the game's policies folder:
+strategies/policies/ for a built-in game, <package>/policies/ for a plugin, sim/games.py);
 ``-s strong:FILE`` seats a file.
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .core import mixture
 from .core.state import TRAINED
 from .errors import StrategyError
 from .game import GameSpec
+from .games import home
 
 FORMAT = "balance-field/1"
 SUFFIX = ".field.json"
@@ -35,15 +37,16 @@ SUFFIX = ".field.json"
 
 def shipped_path(spec: GameSpec, n_players: int | None) -> Path | None:
     """The shipped field for this player count, if any."""
-    candidates = [trained.SHIPPED / f"{spec.name}-{n_players}p{SUFFIX}"] if n_players else []
-    candidates.append(trained.SHIPPED / f"{spec.name}{SUFFIX}")
+    folder = home(spec).policies
+    candidates = [folder / f"{spec.name}-{n_players}p{SUFFIX}"] if n_players else []
+    candidates.append(folder / f"{spec.name}{SUFFIX}")
     return next((p for p in candidates if p.is_file()), None)
 
 
 def shipped_fields(spec: GameSpec) -> dict[int | None, Path]:
     """Every shipped field of the game, by player count (None: the file for any count)."""
     found: dict[int | None, Path] = {}
-    for path in sorted(trained.SHIPPED.glob(f"{spec.name}*{SUFFIX}")):
+    for path in sorted(home(spec).policies.glob(f"{spec.name}*{SUFFIX}")):
         stem = path.name[:-len(SUFFIX)]
         if stem == spec.name:
             found[None] = path

@@ -22,7 +22,7 @@ from tqdm.auto import tqdm
 from . import __version__
 from .errors import RunError, StrategyError
 from .game import GameSpec
-from .games import get_game
+from .games import game_version, get_game
 from .results import Results, Summary, records_frame
 from .rng import master_key
 from .agents import failure as agent_failure
@@ -85,6 +85,8 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
     args = rules.kernel_args()
     provenance = {"game": spec.name, "variant": rules.to_dict(), "strategies": list(seats.labels),
                   "n_games": n_games, "seed": int(seed), "version": __version__}
+    if game_version(spec) is not None:   # a plugin game: its own code, beside the toolkit's
+        provenance["game_version"] = game_version(spec)
     if first_game:
         provenance["first_game"] = int(first_game)
     if rotate_seats:

@@ -9,7 +9,8 @@ features (strategies/<game>.py: ``features``, ``N_FEATURES``). Its file is JSON:
      "provenance": {"method": ..., "seed": ..., "version": ..., ...}}
 
 ``-s trained:FILE`` seats a file; a plain ``-s trained`` seats the shipped policy that fits the
-variant (strategies/policies/<game>-<n>p.json, or <game>.json for a game with one count),
+variant (<game>-<n>p.json, or <game>.json for a game with one count, in the game's policies
+folder: strategies/policies/ for a built-in game, <package>/policies/ for a plugin game),
 ``balance train`` writes new ones. A file trained against other features (another
 ``feature_code``) is refused: the weights would mean something else. The seats themselves are
 made in sim/strategy.py (``trained_player``, ``trained_from_file``), which reads this module.
@@ -27,9 +28,10 @@ import numpy as np
 from .core.policy import FEATURES, TEMPERATURE, WEIGHTS
 from .errors import StrategyError
 from .game import GameSpec
+from .games import home, strategies_module
 
 FORMAT = "balance-policy/1"
-SHIPPED = Path(__file__).resolve().parent.parent / "strategies" / "policies"
+SHIPPED = Path(__file__).resolve().parent.parent / "strategies" / "policies"  # the built-ins'
 
 
 def n_features(spec: GameSpec) -> int:
@@ -47,9 +49,13 @@ def feature_code(spec: GameSpec) -> str:
 
 
 def _strategies_module(spec: GameSpec):
-    import importlib
+    return strategies_module(spec)
 
-    return importlib.import_module(f"strategies.{spec.name}")
+
+def no_features(spec: GameSpec) -> str:
+    """The reason a game has no trained policy, with where to declare its features."""
+    return (f"{spec.title} declares no features ({home(spec).strategies}: N_FEATURES, features, "
+            "and features= in core.register; docs/training.md says how)")
 
 
 def parameters(spec: GameSpec, weights, temperature: float = 0.0) -> tuple[float, ...]:
@@ -57,8 +63,7 @@ def parameters(spec: GameSpec, weights, temperature: float = 0.0) -> tuple[float
     weights = np.asarray(weights, float)
     d, f = len(spec.decision_names or ("decision",)), n_features(spec)
     if f == 0:
-        raise StrategyError(f"{spec.title} declares no features (strategies/{spec.name}.py: "
-                            "N_FEATURES, features): it has no trained policy yet")
+        raise StrategyError(f"{no_features(spec)}: it has no trained policy yet")
     if weights.shape != (d, f):
         raise StrategyError(f"a {spec.title} policy has {d} x {f} weights (decision types x "
                             f"features), got {weights.shape}")
@@ -67,9 +72,8 @@ def parameters(spec: GameSpec, weights, temperature: float = 0.0) -> tuple[float
     values = np.zeros(WEIGHTS + d * f)
     values[TEMPERATURE], values[FEATURES] = temperature, f
     values[WEIGHTS:] = weights.ravel()
-    if len(values) > spec.n_strategy_params:
-        raise StrategyError(f"{spec.title}: {len(values)} policy parameters do not fit in "
-                            f"{spec.n_strategy_params}")
+    # No cap at spec.n_strategy_params: sim.strategy.resolve_seats makes the parameter rows as
+    # wide as the longest seat's (a policy, a script, a field), so any number of weights fits.
     return tuple(float(v) for v in values)
 
 
@@ -110,9 +114,9 @@ def load(path, spec: GameSpec) -> dict:
     if body.get("game") != spec.name:
         raise StrategyError(f"{name} is for {_short(body.get('game'))}, not {spec.name!r}")
     if body.get("feature_code") != feature_code(spec):
-        raise StrategyError(f"{name} was trained on other {spec.title} "
-                            "features (strategies/" + spec.name + ".py changed since): retrain "
-                            f"it with `balance train {spec.name}`")
+        raise StrategyError(f"{name} was trained on other {spec.title} features "
+                            f"({home(spec).strategies} changed since): retrain it with "
+                            f"`balance train {spec.name}`")
     _check_weights(body, spec, name)
     temperature = body.get("temperature", 0.0)
     if not _is_number(temperature) or not temperature >= 0:
@@ -136,8 +140,7 @@ def _check_weights(body: dict, spec: GameSpec, name: str) -> None:
     make every score NaN, and the seat would answer no legal action."""
     d, f = len(spec.decision_names or ("decision",)), n_features(spec)
     if f == 0:
-        raise StrategyError(f"{name}: {spec.title} declares no features (strategies/"
-                            f"{spec.name}.py: N_FEATURES, features), so it has no trained policy")
+        raise StrategyError(f"{name}: {no_features(spec)}, so it has no trained policy")
     shape = f"{d} list(s) of {f} numbers, one list per decision type"
     if "weights" not in body:
         raise StrategyError(f"{name} has no 'weights' key; a {spec.title} policy's weights are "
@@ -166,19 +169,21 @@ def _short(value) -> str:
 
 def shipped_path(spec: GameSpec, n_players: int | None) -> Path | None:
     """The shipped policy for this player count, if any."""
-    candidates = [SHIPPED / f"{spec.name}-{n_players}p.json"] if n_players else []
-    candidates.append(SHIPPED / f"{spec.name}.json")
+    folder = home(spec).policies
+    candidates = [folder / f"{spec.name}-{n_players}p.json"] if n_players else []
+    candidates.append(folder / f"{spec.name}.json")
     return next((p for p in candidates if p.is_file()), None)
 
 
 def shipped_policies(spec: GameSpec) -> dict[int | None, Path]:
     """Every shipped policy of the game, by player count (None: the file for any count)."""
     found: dict[int | None, Path] = {}
-    for path in sorted(SHIPPED.glob(f"{spec.name}-*p.json")):
+    folder = home(spec).policies
+    for path in sorted(folder.glob(f"{spec.name}-*p.json")):
         count = path.stem[len(spec.name) + 1:-1]
         if count.isdigit():
             found[int(count)] = path
-    general = SHIPPED / f"{spec.name}.json"
+    general = folder / f"{spec.name}.json"
     if general.is_file():
         found[None] = general
     return dict(sorted(found.items(), key=lambda item: (item[0] is None, item[0] or 0)))

@@ -1,10 +1,13 @@
-"""One study per game: ``analysis.studies.<game>`` (a module or a package) runs that game's
-default balance study and writes its report.
+"""One study per game: ``analysis.studies.<game>`` for a built-in game, ``<package>.study`` for
+a plugin game (sim/games.py: ``GameHome.study``), a module or a package, runs that game's default
+balance study and writes its report. ``analysis.default_study`` writes the sections every game
+gets from its spec, so a study may be as small as a ``write_report`` that calls
+``write_default_report(NAME, out_dir, **run)`` (what ``balance new-game`` writes).
 
 Each study exposes ``write_report(out_dir, *, n_games=None, seed=2026, jobs=1, progress=False,
 quick=False) -> Path`` (the path of the written ``index.md``); ``quick`` is a small run, about a
 minute for all games together. ``analysis.report`` finds a study by the game's registered name,
-so a new game joins ``balance report`` and the HTML site by adding its module here.
+so a new game joins ``balance report`` and the HTML site by adding its study.
 Game-specific tables live with the study, not in the shared modules.
 
 A study writes through ``analysis.markdown.Doc``, which renders the same content as Markdown
@@ -31,9 +34,16 @@ from types import ModuleType
 
 
 def study_module(game: str) -> ModuleType | None:
-    """The study of a registered game (``analysis.studies.<game>``), or None when it has none:
-    how every shared module finds what a game declares (report, metrics, cards, goals)."""
-    name = f"{__name__}.{game}"
-    if importlib.util.find_spec(name) is None:
+    """The study of a registered game (sim/games.py: ``home(game).study``), or None when it has
+    none: how every shared module finds what a game declares (report, metrics, cards, goals)."""
+    from sim.games import game_names, home
+
+    if game not in game_names():
+        return None
+    name = home(game).study
+    try:
+        if importlib.util.find_spec(name) is None:
+            return None
+    except ModuleNotFoundError:   # a plugin whose package is gone: no study either
         return None
     return importlib.import_module(name)

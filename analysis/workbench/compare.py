@@ -287,7 +287,7 @@ def compare(game, a=None, b=None, *, rules=None, strategies="random", a_strategi
             b_strategies=None, metric: str | None = None, delta: float = 1.0, alpha: float = 0.05,
             power: float = 0.9, alternative: str = "two-sided", seed: int = 0,
             batch: int = DEFAULT_BATCH, max_games: int = DEFAULT_MAX_GAMES, jobs: int = 1,
-            progress: bool = False, run_dir=None) -> Comparison:
+            progress: bool = False, run_dir=None, on_step=None) -> Comparison:
     """Play A and B on the same games until the sequential test decides, or ``max_games``.
 
     Parameters
@@ -306,6 +306,8 @@ def compare(game, a=None, b=None, *, rules=None, strategies="random", a_strategi
         may differ either way ("two-sided") or only be higher ("greater") / lower ("less").
     batch, max_games : games per side in the first step, and the cap.
     run_dir : a folder that keeps every finished chunk: the same call resumes a killed run.
+    on_step : called after each step with (games per side so far, max_games), for progress
+        outside a terminal (the MCP server's progress notifications).
 
     Returns
     -------
@@ -344,6 +346,8 @@ def compare(game, a=None, b=None, *, rules=None, strategies="random", a_strategi
         rows.append({"games": n, "diff": float(d.mean()), "sd": float(d.std(ddof=1)),
                      **{f"llr_{'plus' if s > 0 else 'minus'}": test.llr[s] for s in test.sides}})
         bar.set_postfix(diff=f"{scale * d.mean():+.2f}", llr=f"{max(test.llr.values()):.2f}")
+        if on_step is not None:
+            on_step(n, max_games)
         if decision is not None:
             break
     bar.close()

@@ -55,7 +55,7 @@ def next_size(row: dict, game, n_seats: int, precision: float, max_games: int) -
 
 def simulate_precise(game, rules=None, strategies="random", precision: float = 1.0, seed: int = 0,
                      *, max_games: int = DEFAULT_MAX_GAMES, progress: bool | None = False,
-                     run_dir=None, **options) -> Results:
+                     run_dir=None, on_step=None, **options) -> Results:
     """Play games 0..n-1 of ``seed`` with the smallest n on the growth schedule at which every
     headline rate's 95% half-width is at most ``precision`` percentage points (or n reaches
     ``max_games``).
@@ -63,7 +63,8 @@ def simulate_precise(game, rules=None, strategies="random", precision: float = 1
     Returns Results whose provenance adds ``precision_pp``, ``precision_met`` and ``steps``
     (the batch sizes tried). ``options`` go to every ``simulate`` step (jobs, backend, stream,
     chunk_size...). ``run_dir``: a folder that keeps every step's chunks (one sub-folder per
-    step), so that a killed run resumes where it stopped.
+    step), so that a killed run resumes where it stopped. ``on_step(games, max_games)`` is called
+    after each step (progress outside a terminal: the MCP server's notifications).
     """
     check_precision(precision, max_games)
     spec = get_game(game)
@@ -82,6 +83,8 @@ def simulate_precise(game, rules=None, strategies="random", precision: float = 1
         steps.append(n)
         row = M.headline(summary)
         met = M.precision_reached(row, spec, rules.n_seats, precision)
+        if on_step is not None:
+            on_step(n, max_games)
         if met or n >= max_games:
             break
         target = next_size(row, spec, rules.n_seats, precision, max_games)

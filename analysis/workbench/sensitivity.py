@@ -94,8 +94,12 @@ def sensitivity(game, vary: Sequence[str] | Mapping, rules=None, strategies="ran
                 try:
                     variant = base.with_knobs(dict(zip(names, key)))
                 except RulesError as refused:
-                    raise specs.WorkbenchError(f"the rules refuse a point of the ranges ({refused}); "
-                                               "narrow the --vary ranges") from None
+                    # a name given without a range took its Tunable's default range
+                    raise specs.WorkbenchError(
+                        f"the rules refuse a point of the ranges {ranges} ({refused}); narrow "
+                        "them: give --vary NAME=LO..HI, or narrow the option's Tunable(low, "
+                        "high, span=...) in the game's rules.py, which a NAME without a range "
+                        "takes (docs/new_game.md, Tunables)") from None
                 result = run_batch(spec, variant, strategies, n_games, seed, jobs=jobs,
                                    stream=not M.declares_metrics(spec), run_dir=run_dir)
                 cache[key] = M.measured(result, spec, variant.n_seats)

@@ -44,7 +44,7 @@ import numpy as np
 import pyspiel
 
 from ..core.header import MAX_SEATS
-from ..errors import RunError, StrategyError
+from ..errors import BalanceError, RunError, StrategyError
 from ..game import OWNER, PUBLIC
 from ..games import game_names, get_game
 from .table import Table
@@ -420,8 +420,8 @@ def _register_all() -> list[str]:
     for name in game_names():
         try:
             register(name)
-        except ImportError:  # a game whose package does not import: listed by unregistered()
-            continue
+        except (ImportError, BalanceError):  # a game (a plugin) that does not load: the
+            continue                           # others still register; sim.games says why
         done.append(name)
     return done
 

@@ -85,6 +85,13 @@ def test_the_verdict_names_the_strongest_rung_measured_tightly():
     assert doc.verdict_text == f"{text}. Study: random-play verdict"
 
 
+def shipped_in(monkeypatch, game: str, folder) -> None:
+    """Make ``folder`` the game's policies folder (sim.games.home) for one test."""
+    from sim import games
+
+    monkeypatch.setitem(games._discover(), game, games.home(game)._replace(policies=folder))
+
+
 def test_every_report_gets_the_recorded_exploit_line_or_says_how_to_record_it(tmp_path, monkeypatch):
     """The line comes from `balance exploit GAME --record` (a JSON beside the shipped policy);
     a record of another version of the policy is stale."""
@@ -96,7 +103,7 @@ def test_every_report_gets_the_recorded_exploit_line_or_says_how_to_record_it(tm
     from sim import trained as T
 
     policy = T.shipped_path(__import__("sim.games", fromlist=["get_game"]).get_game("shuojian"), 2)
-    monkeypatch.setattr(T, "SHIPPED", tmp_path)
+    shipped_in(monkeypatch, "shuojian", tmp_path)
     copy = tmp_path / policy.name
     shutil.copy(policy, copy)
     line, dominant = exploit_line("shuojian")
@@ -111,6 +118,7 @@ def test_every_report_gets_the_recorded_exploit_line_or_says_how_to_record_it(tm
     assert "30 CMA-ES generations of 200 games" in line
     copy.write_text(copy.read_text() + " ")
     assert "stale" in exploit_line("shuojian")[0]
+    shipped_in(monkeypatch, "samurai", tmp_path)
     assert "No trained policy" in exploit_line("samurai", {"n_players": 7})[0]
 
 
@@ -126,7 +134,7 @@ def test_a_shipped_strong_field_is_a_rung_with_its_exploitability_beside_it(tmp_
 
     spec = get_game("sunzi")
     shutil.copy(T.shipped_path(spec, 2), tmp_path / "sunzi.json")
-    monkeypatch.setattr(T, "SHIPPED", tmp_path)
+    shipped_in(monkeypatch, "sunzi", tmp_path)
     weights = json.loads((tmp_path / "sunzi.json").read_text())["weights"]
     F.save(tmp_path / "sunzi.field.json", spec,
            [{"name": "counter", "probability": 0.5, "strategy": "counter"},

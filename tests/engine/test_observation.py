@@ -5,35 +5,17 @@ decision type, the other seats' choices are changed or everything the deciding s
 seen is redealt, and the arrays handed to the strategies must not change while the events they
 saw are the same. The test also shows that it catches a kernel that leaks a private choice.
 """
-import dataclasses
-
-import numpy as np
 import pytest
 from numba import njit
 from observation import check
 
-from sim.games import game_names, get_game
-
-
-def variants(spec) -> list[dict]:
-    """The defaults, every value of every choice option on its own, and the game's own list."""
-    found = [{}]
-    for name, f in spec.rules_class.options().items():
-        choices = f.metadata.get("choices") or ((True, False) if isinstance(f.default, bool) else ())
-        found += [{name: c} for c in choices if c != f.default]
-    return found + [dict(v) for v in spec.observation_variants]
+from sim.conformance import check_observation
+from sim.games import game_names
 
 
 @pytest.mark.parametrize("name", game_names())
 def test_strategies_see_only_what_their_seat_observed(name):
-    spec = get_game(name)
-    report = check(name, variants(spec), games=3, points=2)
-    assert not report.leaks, f"{name}: arrays handed to a strategy changed with hidden information: {report.leaks[:5]}"
-    names = spec.decision_names or ("decision",)
-    unchecked = [d for d in names if report.compared.get(d, 0) == 0]
-    assert not unchecked, (f"{name}: no decision of type {unchecked} was compared; add rule "
-                           f"variants that reach them to the spec's observation_variants "
-                           f"(compared: {report.compared})")
+    check_observation(name)   # also what a plugin game's tests run (sim/conformance.py)
 
 
 def test_the_check_catches_a_kernel_that_shows_a_private_choice():

@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from analysis import tables as T
-from sim.games import game_names, get_game
+from sim.conformance import check_rotation
+from sim.games import game_names
 from sim.runner import play_one, simulate
 
 MIX = ["cautious", "glory", "random", "lowball"]
@@ -70,19 +71,7 @@ def test_strategy_and_seat_tables_of_a_rotated_batch(rotated):
 
 @pytest.mark.parametrize("game", game_names())
 def test_every_game_kernel_rotates_the_seats(game):
-    """Rotated game g = the fixed-seat game g with the strategy list rotated by g (every kernel
-    seats its strategies through sim.core.protocol.seat_strategies)."""
-    spec = get_game(game)
-    rules = spec.rules_class()
-    n = rules.n_seats
-    names = list(spec.strategies)
-    mix = [names[s % len(names)] for s in range(n)]
-    rotated = simulate(game, rules, mix, 2 * n, seed=5, rotate_seats=True).records
-    for g in range(2 * n):
-        seated = [mix[(s + g) % n] for s in range(n)]
-        record, _, _ = play_one(game, rules, seated, seed=5, game_index=g)
-        row = rotated.iloc[g]
-        assert {k: row[k] for k in record} == record, (game, g)
+    check_rotation(game)   # sim/conformance.py: what a plugin game's tests run too
 
 
 def test_fixed_seat_tables_are_unchanged_without_rotation():

@@ -143,13 +143,20 @@ def test_a_recipe_changes_what_it_says_for_one_player_count_only():
 
 def test_the_benchmark_has_a_row_for_every_shipped_policy_and_measures_it():
     """`balance bench --trained` (cli.bench.TRAINED_CASES): every shipped policy file is a row,
-    and a row measures both rates (the speed target is a ratio of them, docs/training.md)."""
+    and a row measures both rates (the speed target is a ratio of them, docs/training.md); a
+    game with a shipped strong field also measures the field (issue 28: at least 1/4)."""
     from cli.bench import TRAINED_CASES, measure_trained
+    from sim import field as F
     rows = {T.shipped_path(get_game(g), r.get("n_players", 2)).name for g, r in TRAINED_CASES}
     shipped = {p.name for p in T.SHIPPED.glob("*.json") if p.name.count(".") == 1}
-    assert shipped - {"kuhn.json", "leduc.json"} == rows  # tables of probabilities, not speed cases
+    assert shipped == rows
+    fields = {F.shipped_path(get_game(g), r.get("n_players", 2)) for g, r in TRAINED_CASES}
+    assert {p.name for p in T.SHIPPED.glob("*.field.json")} == {p.name for p in fields if p}
     r = measure_trained("parthian", {"n_players": 3}, 300, min_seconds=0.05)
     assert r["heuristic"] == "cautious" and r["trained_per_s"] > 0 and r["heuristic_per_s"] > 0
+    assert r["strong_per_s"] is None  # no field ships for Parthian Shot
+    r = measure_trained("kuhn", {}, 300, min_seconds=0.05)
+    assert r["strong_per_s"] > 0 and r["strong_ratio"] == r["strong_per_s"] / r["heuristic_per_s"]
 
 
 def test_double_oracle_rounds_train_against_the_exploit_searchs_best_response(tmp_path):
@@ -185,3 +192,9 @@ def test_the_exploit_search_can_start_from_the_trained_fields_own_weights():
     probe = exploit("parthian", {"n_players": 3}, generations=1, population=4, games=20,
                     check_games=200, start="field")
     assert "field's own play" in probe.line and probe.training.provenance["exploit_start"] == "field"
+    # more than two players: the search's fitness is its share over the field's seats in the
+    # same games (a table can end with no winner), unless the fair share is asked for
+    assert probe.training.provenance["fitness"] == "log share over the field"
+    fair = exploit("parthian", {"n_players": 3}, generations=1, population=4, games=20,
+                   check_games=200, relative_to="fair")
+    assert fair.training.provenance["fitness"] == "log share over the fair share"

@@ -21,6 +21,7 @@ from sim.runner import simulate
 
 from ... import plots
 from ... import tables as T
+from ...report import ran_in
 from ...markdown import Doc, interval_verdict, p_text, pct_text, seat_view
 from ...skill import skill_games, skill_section
 from ...stats import wilson
@@ -67,8 +68,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     skill_section(doc, "goofspiel", None, "match", skill_games(n_games // 5, quick), seed, jobs,
                   (4, 16) if quick else (16, 64), metrics=["win_0"])
     bar.close()
-    doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches, "
-             f"jobs={jobs})._")
+    doc.text(ran_in("goofspiel", started, f"{n_batches} batches, jobs={jobs}"))
     return doc.write()
 
 

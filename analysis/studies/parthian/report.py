@@ -22,6 +22,7 @@ from ... import tables as T
 from ...interventions import card_section
 from ...workbench import ablation_section, tuned_section
 from ...skill import skill_games, skill_section
+from ...report import ran_in
 from ...markdown import Doc, interval_verdict, p_text, pct_text, seat_view
 
 
@@ -110,8 +111,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
                   "cautious", {"victory": 0.5}, n_games, seed, jobs, heading="Tuned legion set",
                   note=TUNED_NOTE)
     bar.close()
-    doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches, "
-             f"jobs={jobs})._")
+    doc.text(ran_in("parthian", started, f"{n_batches} batches, jobs={jobs}"))
     return doc.write()
 
 

@@ -23,6 +23,7 @@ from sim.samurai.rules import PLAYER_COUNTS, SamuraiRules
 from ... import plots
 from ...cards import card_table
 from ...interventions import card_section
+from ...report import ran_in
 from ...markdown import Doc
 from ...provenance import combined, with_provenance
 from ...skill import skill_games, skill_section
@@ -91,7 +92,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
                   seed, jobs, (4, 8) if quick else (16, 128))
     bar.close()
     _summary(doc, teams, chars, paired)
-    doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s (34 batches, jobs={jobs})._")
+    doc.text(ran_in("samurai", started, f"34 batches, jobs={jobs}"))
     return doc.write()
 
 

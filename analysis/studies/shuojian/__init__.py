@@ -21,4 +21,6 @@ EDGE = "first_player_advantage"
 # How the shipped strong field (strategies/policies/shuojian.field.json) is built: PSRO from
 # the built-ins and the trained policy, 22 best responses at the exploit search's default budget
 # (60 x 300), seed 11 (`balance field --shipped shuojian`; docs/training.md has every iteration).
-FIELD = {"iterations": 22, "seed": 11}
+# Every oracle started from the heuristic's weights, as when the shipped file was built; its
+# exploitability is re-measured from both starts (`balance field shuojian --check`).
+FIELD = {"iterations": 22, "seed": 11, "oracle_starts": ("heuristic",)}

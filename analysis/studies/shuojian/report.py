@@ -25,6 +25,7 @@ from ... import plots
 from ... import tables as T
 from ...cards import card_table
 from ...interventions import card_section
+from ...report import ran_in
 from ...markdown import Doc, interval_verdict, p_text, pct_text
 from ...provenance import combined, with_provenance
 from ...skill import skill_games, skill_section
@@ -100,8 +101,8 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     skill_section(doc, "shuojian", None, "counter", skill_games(n_games // 5, quick), seed, jobs,
                   (4, 16) if quick else (16, 64), metrics=["win_0"])
     bar.close()
-    doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches of "
-             f"{n_games:,} games, jobs={jobs})._")
+    doc.text(ran_in("shuojian", started, f"{n_batches} batches of {n_games:,} games, "
+                    f"jobs={jobs}"))
     return doc.write()
 
 

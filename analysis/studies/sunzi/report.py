@@ -20,6 +20,7 @@ from sim.sunzi.rules import LEADER_NAMES
 from ... import plots
 from ... import tables as T
 from ...interventions import card_section
+from ...report import ran_in
 from ...markdown import Doc, interval_verdict, ordered, p_text, pct_text, pp_text
 from ...stats import wilson
 from ...workbench import ablation_section
@@ -93,8 +94,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     skill_section(doc, "sunzi", None, "counter", skill_games(n_games, quick), seed, jobs,
                   (4, 16) if quick else (16, 64), metrics=["win_0"])
     bar.close()
-    doc.text(f"_Study ran in {time.perf_counter() - started:.1f} s ({n_batches} batches, "
-             f"jobs={jobs})._")
+    doc.text(ran_in("sunzi", started, f"{n_batches} batches, jobs={jobs}"))
     return doc.write()
 
 

@@ -1,0 +1,533 @@
+"""`balance mcp`: the toolkit's questions as Model Context Protocol tools, over stdio.
+
+Built on the official ``mcp`` SDK (``MCPServer``, the SDK 2 name of FastMCP). An assistant
+asks what a designer would: which games, options, strategies and metrics there are; then
+simulate, compare, cards, tune and exploit. Every answer is JSON with its 95% intervals, the
+level of play and the provenance (game, variant, strategies, games, seed, version). An answer
+that did not reach the requested precision within its budget says ``"status": "undecided"``
+and gives no verdict. Long calls report progress (games played, or seconds where the work has
+no steps to count). A bad argument is a tool error whose text is JSON naming the argument:
+``{"error": {"argument": "players", "message": "..."}}``.
+
+Nothing here names a game: every tool works for every registered game (sim.games).
+"""
+# No `from __future__ import annotations`: the SDK reads the tools' annotations (Context, the
+# argument types) from the functions, and Context is imported where the tools are built.
+import argparse
+import contextlib
+import json
+import math
+import textwrap
+import threading
+import time
+from typing import Any
+
+import anyio
+
+INSTRUCTIONS = """Balance analysis for board games with full rules and honest intervals.
+Start with list_games, then list_options / list_metrics for a game. `compare` answers "is my
+change better?" on paired games (common random numbers, seats rotated); `simulate` measures one
+variant; `cards` says what each card is worth; `tune` searches values that hit a goal; `exploit`
+searches a dominant line. Rates are proportions (0.5 = 50%); differences are given in
+percentage points (pp) too. An answer with "status": "undecided" did not reach the requested
+precision within its budget: say so, do not read a verdict into it."""
+
+LEVEL_HELP = ("level of play: one name for every seat or one per seat, from list_strategies' "
+              "levels (random, heuristic, trained, strong where the game has them), or a "
+              "built-in strategy name")
+
+
+class ArgumentError(Exception):
+    """A bad argument: ``argument`` names it."""
+
+    def __init__(self, argument: str, message: str):
+        super().__init__(message)
+        self.argument = argument
+
+
+@contextlib.contextmanager
+def blame(argument: str):
+    """Turn the toolkit's one-line errors raised inside into an ArgumentError on ``argument``."""
+    from sim.errors import BalanceError
+
+    try:
+        yield
+    except ArgumentError:
+        raise
+    except BalanceError as error:
+        raise ArgumentError(getattr(error, "field", None) or argument,
+                            " ".join(str(error).split())) from None
+
+
+def _spec(game):
+    from sim.games import get_game
+
+    if not isinstance(game, str):
+        raise ArgumentError("game", f"game must be a game's name, got {game!r}")
+    with blame("game"):
+        return get_game(game)
+
+
+def _rules(spec, players, options):
+    from analysis.explore import base_rules
+    from analysis.workbench import specs
+
+    with blame("players"):
+        rules = base_rules(spec, players)
+    if options:
+        if not isinstance(options, dict):
+            raise ArgumentError("options", "options must be an object of option: value")
+        with blame("options"):
+            specs.check_names(spec, rules, list(options))
+            rules, _ = specs.point(spec, rules, "random", {k: _plain(v) for k, v in options.items()})
+            rules.kernel_args()
+    return rules
+
+
+def _plain(value):
+    if isinstance(value, (list, tuple)):
+        return ",".join(map(str, value))
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else str(value)
+
+
+def _seats(spec, rules, levels):
+    """(level names, strategies) from a level per seat or one for every seat; a name that is no
+    level but a built-in strategy seats that strategy."""
+    from analysis.explore import levels_of
+    from sim.strategy import resolve_seats
+
+    known = levels_of(spec, rules)
+    n = rules.n_seats
+    chosen = [levels] * n if isinstance(levels, str) else list(levels or ["random"])
+    if len(chosen) == 1:
+        chosen = chosen * n
+    if len(chosen) != n:
+        raise ArgumentError("levels", f"give one level for every seat or one per seat ({n}), "
+                            f"got {len(chosen)}")
+    # Levels and built-in names only: a strategy file (FILE.py:FUNCTION) would let a client
+    # make the server import code from disk, which the command line may do but a tool may not.
+    allowed = [*known, *(name for name in spec.strategies if name not in known)]
+    for level in chosen:
+        if level not in allowed:
+            raise ArgumentError("levels", f"unknown level {level!r}; {spec.title} at {n} players "
+                                f"has the levels {', '.join(known)} and the strategies "
+                                f"{', '.join(spec.strategies)}")
+    seats = [known.get(level, level) for level in chosen]
+    with blame("levels"):
+        labels = resolve_seats(spec, seats, n).labels
+    return chosen, seats, list(labels)
+
+
+def _interval(estimate, low, high, rate: bool = True) -> dict:
+    out = {"estimate": _num(estimate), "ci_low": _num(low), "ci_high": _num(high),
+           "confidence": 0.95}
+    if rate and out["ci_low"] is not None:
+        out["half_width_pp"] = 100 * (out["ci_high"] - out["ci_low"]) / 2
+    return out
+
+
+def _num(value):
+    if value is None:
+        return None
+    value = float(value)
+    return None if math.isnan(value) or math.isinf(value) else value
+
+
+def _provenance(spec, rules, labels, games, seed, **extra) -> dict:
+    from sim import __version__
+
+    return {"game": spec.name, "variant": rules.to_dict(), "strategies": labels,
+            "n_games": int(games), "seed": int(seed), "version": __version__, **extra}
+
+
+class Cancelled(Exception):
+    """The client went away (or cancelled the call): the worker stops at its next step."""
+
+
+class Progress:
+    """Progress of a blocking call run in a worker thread: the call reports (done, total)
+    through :meth:`step`; otherwise the elapsed seconds are reported, so a client sees that a
+    long call is alive. A cancelled call makes the next :meth:`step` raise, which ends the
+    batches of the calls that report steps (simulate, compare); the others end at their
+    budget."""
+
+    def __init__(self):
+        self.done, self.total, self.began = 0.0, None, time.monotonic()
+        self.lock = threading.Lock()
+        self.cancelled = threading.Event()
+
+    def step(self, done, total) -> None:
+        if self.cancelled.is_set():
+            raise Cancelled("the client cancelled the call")
+        with self.lock:
+            self.done, self.total = float(done), float(total)
+
+    def read(self):
+        with self.lock:
+            if self.total is None:
+                return time.monotonic() - self.began, None, "seconds elapsed"
+            return self.done, self.total, f"{int(self.done):,} games"
+
+
+async def _run(ctx, work, progress: Progress, every: float = 1.0):
+    """Run ``work()`` in a thread, reporting progress every ``every`` seconds until it ends."""
+    result: dict = {}
+
+    async def call():
+        try:
+            result["value"] = await anyio.to_thread.run_sync(work)
+        except Cancelled:   # the worker stopped because the call was cancelled: nothing to say
+            pass
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(call)
+        try:
+            while "value" not in result:
+                with anyio.move_on_after(every):
+                    while "value" not in result:
+                        await anyio.sleep(0.05)
+                if "value" not in result and ctx is not None:
+                    done, total, message = progress.read()
+                    await ctx.report_progress(done, total, message)
+        except BaseException:   # cancelled (the client closed): tell the worker thread
+            progress.cancelled.set()
+            raise
+    if ctx is not None:   # the last word: what was done, also for a call shorter than `every`
+        done, total, message = progress.read()
+        await ctx.report_progress(done, total, message)
+    return result["value"]
+
+
+def build_server():
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    server = MCPServer("balance-toolkit", instructions=INSTRUCTIONS)
+
+    def tool(fn):
+        """Register ``fn`` as a tool whose ArgumentErrors become structured tool errors."""
+        import functools
+
+        @functools.wraps(fn)
+        async def wrapper(*args, **kwargs):
+            try:
+                return await fn(*args, **kwargs)
+            except ArgumentError as error:
+                raise ToolError(json.dumps({"error": {"argument": error.argument,
+                                                      "message": str(error)}})) from None
+        server.tool(structured_output=False)(wrapper)
+        return wrapper
+
+    def answer(data: dict) -> str:
+        return json.dumps(data, indent=1, default=str)
+
+    @tool
+    async def list_games() -> str:
+        """Every registered game: name, title and player count of its default rules."""
+        from analysis.explore import player_option
+        from sim.games import game_names, get_game
+
+        games = []
+        for name in game_names():
+            spec = get_game(name)
+            games.append({"name": name, "title": spec.title,
+                          "default_players": spec.rules_class().n_seats,
+                          "player_option": player_option(spec)})
+        return answer({"games": games})
+
+    @tool
+    async def list_options(game: str, players: int | None = None) -> str:
+        """A game's rule options with their labels, rule ids and defaults, the tunable values
+        (knobs) with their bounds at this player count, and the data-file options."""
+        from analysis.explore import form
+
+        spec = _spec(game)
+        with blame("players"):
+            described = form(spec.name, players)
+        for option in described["options"]:
+            option.pop("grid", None)   # the shipped tables are long; list_options names them
+        return answer({k: described[k] for k in ("game", "title", "players", "player_option",
+                                                 "options")})
+
+    @tool
+    async def list_strategies(game: str, players: int | None = None) -> str:
+        """A game's built-in strategies and its levels of play (what `levels` takes)."""
+        from analysis.explore import base_rules, levels_of
+
+        spec = _spec(game)
+        with blame("players"):
+            rules = base_rules(spec, players)
+        return answer({"game": spec.name, "strategies": {name: s.doc for name, s in
+                                                         spec.strategies.items()},
+                       "levels": {k: v if isinstance(v, str) else list(v)
+                                  for k, v in levels_of(spec, rules).items()}})
+
+    @tool
+    async def list_metrics(game: str, players: int | None = None) -> str:
+        """The metrics a game's answers carry at a player count (seat win rates, first-seat
+        advantage, decided share, the game's headline ends and length, and the metrics its
+        study declares), and the headline metric verdicts are about."""
+        from analysis.explore import base_rules, headline_metric
+        from analysis.study_file import metric_names
+
+        spec = _spec(game)
+        with blame("players"):
+            rules = base_rules(spec, players)
+        return answer({"game": spec.name, "players": rules.n_seats,
+                       "metrics": metric_names(spec, rules.n_seats),
+                       "headline": headline_metric(spec)})
+
+    @tool
+    async def simulate(game: str, ctx: Context, players: int | None = None,
+                       options: dict[str, Any] | None = None, levels: str | list[str] = "random",
+                       precision_pp: float = 1.0, max_games: int = 200_000, seed: int = 0) -> str:
+        """Play one variant (seats rotated) until every rate's 95% interval is within
+        precision_pp percentage points, or max_games; every metric with its interval."""
+        from analysis.workbench import metrics as M
+        from analysis.workbench.precision import check_precision, simulate_precise
+
+        spec = _spec(game)
+        rules = _rules(spec, players, options)
+        chosen, seats, labels = _seats(spec, rules, levels)
+        with blame("precision_pp"):
+            check_precision(precision_pp, max_games)
+        progress = Progress()
+        results = await _run(ctx, lambda: simulate_precise(
+            spec, rules, seats, precision_pp, seed, max_games=max_games, rotate_seats=True,
+            backend="threading", on_step=progress.step), progress)
+        row = M.measured(results, spec, rules.n_seats)
+        p = results.provenance
+        met = bool(p["precision_met"])
+        metrics = {name: _interval(row[name], row[f"{name}_low"], row[f"{name}_high"],
+                                   not name.endswith("_mean"))
+                   for name in row if f"{name}_low" in row}
+        return answer({"status": "decided" if met else "undecided",
+                       "why": None if met else f"precision {precision_pp:g} pp not reached "
+                       f"within max_games={max_games:,}",
+                       "metrics": metrics, "levels": chosen,
+                       "provenance": _provenance(spec, rules, labels, p["n_games"], seed,
+                                                 rotate_seats=True, precision_pp=precision_pp,
+                                                 steps=p["steps"])})
+
+    @tool
+    async def compare(game: str, ctx: Context, b: dict[str, Any],
+                      a: dict[str, Any] | None = None, players: int | None = None,
+                      levels: str | list[str] = "random", metric: str | None = None,
+                      delta_pp: float = 1.0, max_games: int = 200_000, seed: int = 0) -> str:
+        """Is variant B different from A? Both play the same games (common random numbers,
+        seats rotated) until a sequential test decides that B differs by delta_pp or does not,
+        or max_games per side (then "undecided"). `a` and `b` are option or tunable changes,
+        e.g. {"num_cards": 8} or {"legions[3]": 12}; `a` defaults to the default rules."""
+        from analysis.explore import headline_metric
+        from analysis.workbench import compare as run_compare
+        from analysis.workbench.compare import (DEFAULT_BATCH, _check_sizes, check_levels,
+                                                check_metric, check_rate_delta, is_rate,
+                                                make_side)
+
+        spec = _spec(game)
+        base = _rules(spec, players, None)
+        chosen, seats, labels = _seats(spec, base, levels)
+        if not isinstance(b, dict) or not b:
+            raise ArgumentError("b", "b must name at least one change, e.g. {\"charges\": 3}")
+        sides = {}
+        for label, changes in (("a", a or {}), ("b", b)):
+            with blame(label):
+                sides[label] = make_side(spec, base, seats, label.upper(),
+                                           {k: _plain(v) for k, v in changes.items()})
+        metric = metric or headline_metric(spec)
+        with blame("metric"):
+            check_metric(spec, metric, list(sides.values()))
+        with blame("delta_pp"):
+            check_levels(delta_pp, 0.05, 0.9, "two-sided")
+            if is_rate(metric):
+                check_rate_delta(delta_pp)
+        with blame("max_games"):
+            unit = math.lcm(sides["a"].rules.n_seats, sides["b"].rules.n_seats)
+            batch = max(2, min(DEFAULT_BATCH, max_games))   # a small budget is one step
+            _check_sizes(batch, max_games, unit)
+        progress = Progress()
+        result = await _run(ctx, lambda: run_compare(
+            spec, {k: _plain(v) for k, v in (a or {}).items()},
+            {k: _plain(v) for k, v in b.items()}, rules=base, strategies=seats,
+            metric=metric, delta=delta_pp, seed=seed, batch=batch, max_games=max_games, jobs=1,
+            on_step=progress.step), progress)
+        row = result.row
+        rate = is_rate(metric)
+        decided = row["decision"] != "undecided"
+        return answer({
+            "status": "decided" if decided else "undecided",
+            "decision": row["decision"], "verdict": row["verdict"] if decided else None,
+            "metric": metric, "games_per_side": row["games"],
+            "a": {"mean": _num(row["mean_a"]), "variant": row["a"]},
+            "b": {"mean": _num(row["mean_b"]), "variant": row["b"]},
+            "difference_b_minus_a": _interval(row["diff"], row["ci_low"], row["ci_high"], rate),
+            "paired_correlation": _num(row["corr"]),
+            "saving_vs_fixed_size_test": _num(row["saving"]),   # 1 - games / fixed-size games
+            "levels": chosen,
+            # every step's batch provenance is in `balance compare`'s files; an answer keeps
+            # what identifies the games
+            "provenance": {k: v for k, v in result.table.attrs["provenance"].items()
+                           if k != "batches"} | {"strategies": labels}})
+
+    @tool
+    async def cards(game: str, ctx: Context, players: int | None = None,
+                    options: dict[str, Any] | None = None, level: str | None = None,
+                    precision_pp: float = 2.0, max_games: int = 50_000, seed: int = 0) -> str:
+        """What each card the game's study declares is worth: remove, neutralise or shift it,
+        play the changed game on the same games, and give the change in its owner's win rate
+        with a paired 95% interval and a Benjamini-Hochberg q; each effect grows to
+        precision_pp or max_games (then that row is "undecided")."""
+        from analysis import interventions as I
+
+        spec = _spec(game)
+        rules = _rules(spec, players, options)
+        known = I.levels(spec, rules)
+        if level is not None and level not in known:
+            raise ArgumentError("level", f"unknown level {level!r}; {spec.title} has "
+                                f"{', '.join(known)}")
+        level = level or list(known)[-1]     # the strongest level: where a verdict is read
+        with blame("game"):
+            I.declared_cards(spec, rules)
+        with blame("precision_pp"):
+            from analysis.workbench.precision import check_precision
+            check_precision(precision_pp, max_games)
+        table = await _run(ctx, lambda: I.interventions(
+            spec, rules, level, precision=precision_pp, max_games=max_games, seed=seed),
+            Progress())
+        rows = []
+        for row in table.itertuples():
+            if row.status != "ok":
+                rows.append({"card": row.card, "intervention": row.intervention,
+                             "status": "not played", "why": row.status})
+                continue
+            low, high = row.ci_low, row.ci_high
+            if math.isnan(low):   # every paired difference equal: the interval is a point
+                low = high = row.effect
+            half = 100 * (high - low) / 2
+            rows.append({"card": row.card, "intervention": row.intervention,
+                         "status": "decided" if half <= precision_pp + 1e-9 else "undecided",
+                         "effect": _interval(row.effect, low, high),
+                         "q": _num(row.q), "significant": bool(row.significant),
+                         "games": int(row.n)})
+        p = table.attrs["provenance"]
+        return answer({"level": level, "strategies": known[level], "cards": rows,
+                       "provenance": _provenance(spec, rules, p.get("strategies", {}),
+                                                 p.get("games_played", 0), seed,
+                                                 precision_pp=precision_pp, fdr=p.get("fdr"))})
+
+    @tool
+    async def tune(game: str, ctx: Context, goals: list[str], vary: list[str],
+                   players: int | None = None, options: dict[str, Any] | None = None,
+                   levels: str | list[str] = "random", trials: int = 30,
+                   search_games: int = 4_000, tolerance: float = 0.02,
+                   precision_pp: float = 1.0, max_games: int = 200_000, seed: int = 0) -> str:
+        """Search values of the `vary` tunables (e.g. ["charges", "legion_offset=-3..3"]) that
+        meet the goals (e.g. ["victory=0.4", "first_seat_advantage<=0.02"]), then verify the
+        best on a fresh seed to precision_pp; "undecided" where the verification's interval
+        did not reach the precision within max_games."""
+        from analysis.workbench import tune as run_tune
+
+        spec = _spec(game)
+        rules = _rules(spec, players, options)
+        chosen, seats, labels = _seats(spec, rules, levels)
+        for name, value in (("goals", goals), ("vary", vary)):
+            if not isinstance(value, list) or not value or \
+                    not all(isinstance(v, str) for v in value):
+                raise ArgumentError(name, f"{name} must be a non-empty list of strings")
+        with blame("vary"):
+            from analysis.workbench import specs
+            specs.parse_ranges(vary, rules)
+        progress = Progress()
+        with blame("goals"):
+            result = await _run(ctx, lambda: run_tune(
+                spec, goals, vary, rules=rules, strategies=seats, seed=seed, trials=trials,
+                search_games=search_games, tolerance=tolerance, precision=precision_pp,
+                max_games=max_games), progress)
+        verified = []
+        for row in result.verified.to_dict("records"):
+            half = 100 * (row["ci_high"] - row["ci_low"]) / 2
+            ok = half <= precision_pp + 1e-9
+            verified.append({"goal": f"{row['metric']}{row['op']}{row['target']:g}",
+                             "verified": _interval(row["verified"], row["ci_low"], row["ci_high"]),
+                             "status": ("hit" if row["within_tolerance"] else "missed")
+                             if ok else "undecided"})
+        values = [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
+                  for r in result.values.to_dict("records")]
+        return answer({"status": "undecided" if any(v["status"] == "undecided" for v in verified)
+                       else ("hit" if result.hit else "missed"),
+                       "values": values, "verified": verified, "flags": result.flags,
+                       "levels": chosen,
+                       "provenance": {k: v for k, v in
+                                      result.verified.attrs.get("provenance", {}).items()
+                                      if k != "batches"} | {"strategies": labels}})
+
+    @tool
+    async def exploit(game: str, ctx: Context, players: int | None = None,
+                      options: dict[str, Any] | None = None, field: str = "heuristic",
+                      generations: int = 10, games: int = 200, check_games: int = 4_000,
+                      seed: int = 0) -> str:
+        """Train one seat (CMA-ES over the game's features) against `field` at every other seat
+        (a level or strategy name), then measure its share of decided games on fresh seeds: a
+        dominant line when the interval's lower end is clearly above the fair share; "undecided"
+        when the interval straddles that margin."""
+        from analysis.explore import levels_of
+        from analysis.training import DOMINANCE_MARGIN
+        from analysis.training import exploit as run_exploit
+
+        spec = _spec(game)
+        rules = _rules(spec, players, options)
+        known = levels_of(spec, rules)
+        if field not in known and field not in spec.strategies:
+            raise ArgumentError("field", f"unknown field {field!r}; use a level "
+                                f"({', '.join(known)}) or a built-in strategy "
+                                f"({', '.join(spec.strategies)})")
+        opponent = known.get(field, field)
+        with blame("field"):
+            from sim.strategy import resolve_seats
+            resolve_seats(spec, opponent, rules.n_seats)
+        for name, value, low in (("generations", generations, 1), ("games", games, 10),
+                                 ("check_games", check_games, 100)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ArgumentError(name, f"{name} must be an integer >= {low}, got {value!r}")
+        with blame("game"):
+            report = await _run(ctx, lambda: run_exploit(
+                spec.name, rules, field=opponent, generations=generations, games=games,
+                seed=seed, check_games=check_games, progress=False), Progress())
+        m = report.measured
+        bar = m["fair"] + DOMINANCE_MARGIN
+        if m.get("decided", 0) == 0 or m["low"] is None or math.isnan(m["low"]):
+            status = "undecided"
+        elif m["low"] >= bar:
+            status = "dominant"
+        elif m["high"] < bar:
+            status = "no dominant line found"
+        else:
+            status = "undecided"
+        return answer({"status": status, "verdict": report.line if status != "undecided" else None,
+                       "exploiter_share": _interval(m["share"], m["low"], m["high"]),
+                       "fair_share": m["fair"], "dominance_margin": DOMINANCE_MARGIN,
+                       "level": field,
+                       "provenance": _provenance(spec, rules, [f"exploiter vs {opponent}"],
+                                                 m.get("games", check_games), seed,
+                                                 generations=generations, games_per_table=games)})
+
+    return server
+
+
+def add_commands(commands) -> None:
+    parser = commands.add_parser(
+        "mcp", help="serve the toolkit to AI assistants (Model Context Protocol, stdio)",
+        description=textwrap.fill("Run a Model Context Protocol server on stdin/stdout for an assistant "
+        "(Claude Desktop, an IDE...). Tools: list_games, list_options, list_strategies, "
+        "list_metrics, simulate, compare, cards, tune, exploit; every answer is JSON with 95% "
+        "intervals, the level of play and the provenance, and 'undecided' where the precision "
+        "was not reached within the budget. docs/explore.md shows a session and the client "
+        "configuration."),
+        epilog='client configuration:\n  {"mcpServers": {"balance": {"command": "balance", '
+               '"args": ["mcp"]}}}', formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(run=run_mcp)
+
+
+def run_mcp(args) -> int:
+    build_server().run("stdio")
+    return 0
