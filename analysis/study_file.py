@@ -278,7 +278,8 @@ def read(path) -> Study:
     too_big = _outside_int64(data)
     if too_big is not None:
         key, value = too_big
-        raise StudyFileError(f"{path}, line {_line(text, key)}: {key}: {value} is outside "
+        shown = key if key.isprintable() else repr(key)   # a quoted TOML key may hold a newline
+        raise StudyFileError(f"{path}, line {_line(text, key)}: {shown}: {value} is outside "
                              "TOML's 64-bit integers")
     starts = _section_lines(text)
     sections = data.get("section", [])
