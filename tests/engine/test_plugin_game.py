@@ -149,6 +149,34 @@ print(steps, over, sum(state.returns()))
     assert int(steps) >= 2 and over == "True" and float(total) == pytest.approx(1.0)
 
 
+
+def test_the_live_loop_and_the_mcp_server_serve_the_plugin(plugin):
+    """Issue 30 for a plugin game: the explore page's form comes from its declarations, a paired
+    session plays it, and the MCP server lists it and answers a compare, with no code of its own."""
+    _, run, _ = plugin
+    code = f"""
+import anyio, json
+from analysis import explore as X
+from cli.mcp_server import build_server
+from mcp import Client
+form = X.form({GAME!r})
+knob = next(o for o in form["options"] if o.get("knobs"))["knobs"][0]
+value = knob["value"] + knob["step"] if knob["value"] + knob["step"] <= knob["high"] else knob["value"] - knob["step"]
+snap = X.Session(X.View({GAME!r}, knobs={{knob["name"]: value}}, max_games=240)).run_until_done()
+async def ask():
+    async with Client(build_server()) as client:
+        games = json.loads((await client.call_tool("list_games", {{}})).content[0].text)
+        answer = await client.call_tool("compare", {{"game": {GAME!r}, "b": {{knob["name"]: value}},
+                                                    "max_games": 400}})
+        return games, json.loads(answer.content[0].text)
+games, compared = anyio.run(ask)
+print(json.dumps({{"error": snap["error"], "games": snap["games"], "listed": json.dumps(games),
+                  "compare": sorted(compared)}}))
+"""
+    out = json.loads(run(sys.executable, "-c", code).stdout.strip().splitlines()[-1])
+    assert out["error"] is None and out["games"] == 240
+    assert GAME in out["listed"] and "provenance" in out["compare"]
+
 @pytest.mark.timeout(900)
 def test_the_plugins_own_tests_pass_and_its_golden_game_re_records(plugin):
     _, run, _ = plugin
