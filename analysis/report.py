@@ -22,7 +22,7 @@ from sim.runner import one_kernel, warm_kernels
 from .studies import study_module
 
 # Seconds write_reports spent compiling each game's kernels before its study ran (ran_in).
-COMPILED: dict[str, float] = {}
+COMPILED: dict[str, tuple[float, int]] = {}   # game -> (seconds, games compiled together)
 
 
 def ran_in(game: str, started: float, detail: str) -> str:
@@ -31,9 +31,14 @@ def ran_in(game: str, started: float, detail: str) -> str:
     import time
 
     took = time.perf_counter() - started
-    compiled = COMPILED.get(game)
-    before = (f"; compiling its kernels before it took {compiled:.1f} s more" if compiled
-              is not None else "; compiling, if any was needed, is not included")
+    seconds, together = COMPILED.get(game, (None, 1))
+    if seconds is None:
+        before = "; compiling, if any was needed, is not included"
+    elif together == 1:
+        before = f"; compiling its kernels before it took {seconds:.1f} s more"
+    else:   # the games of one run compile side by side: their time is shared, not this game's
+        before = (f"; compiling its kernels before it, with those of the {together - 1} other "
+                  f"games of this run, took {seconds:.1f} s more")
     return f"_Study ran in {took:.1f} s ({detail}){before}._"
 
 
@@ -69,7 +74,7 @@ def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "rep
 
         started = time.perf_counter()
         warm_kernels(names, jobs=jobs)  # side by side on every core, not one game at a time
-        COMPILED.update(dict.fromkeys(names, time.perf_counter() - started))
+        COMPILED.update(dict.fromkeys(names, (time.perf_counter() - started, len(names))))
         written = [available[name].write_report(out / name, n_games=n_games, seed=seed,
                                                 jobs=jobs, progress=progress, quick=quick)
                    for name in names]

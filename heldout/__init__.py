@@ -13,8 +13,11 @@ installed packages (run them from the repository root), and why they were writte
 
 - ``heldout.sunzi``: Sunzi / Dynasties players (``PLAYERS``).
 - ``heldout.shuojian``: Shuo Jian players (``PLAYERS``).
+- ``heldout.samurai``: Samurai Sword players (``PLAYERS``, 3 to 7 players).
 - ``heldout.measure``: a strategy's share against every one of them, rotated seats, Wilson
-  intervals: ``python -m heldout.measure sunzi trained``.
+  intervals: ``python -m heldout.measure sunzi trained``; with more than two players one
+  held-out seat among the strategy's seats, next to the field's share:
+  ``python -m heldout.measure samurai strong --players 5``.
 
 Each player is a user strategy (a ``numba.njit`` function with the engine's signature), so it
 also sits at any table: ``balance simulate sunzi -s heldout/sunzi.py:concentrate -s trained``.

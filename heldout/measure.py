@@ -3,15 +3,24 @@
     python -m heldout.measure sunzi                 # the strong field (-s strong)
     python -m heldout.measure sunzi trained --games 8000 --seed 3
     python -m heldout.measure shuojian strong:my_field.json
+    python -m heldout.measure samurai strong --players 5
 
 Every opponent plays the same games (the same seed: common random numbers), and every game
 seats the two strategies the other way round from the one before (sim.runner.simulate's
 rotate_seats), so neither profits from a seat. Measuring only: nothing trains against these
 players (heldout/__init__.py).
+
+With more than two players (Samurai Sword, ``--players N``), one held-out player sits among
+N - 1 seats of the measured strategy, seats rotated, and the table gives the held-out seat's
+share of the decided games (a shared team win counts for every winner) with its Wilson
+interval, next to the field seats' mean share in the same games: in a team game 1/N is not what
+an average seat gets, the field is. The target for a multi-player field: no exploiting seat
+beats the field's share by more than 5 percentage points (``margin`` = share - field).
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 
 import pandas as pd
@@ -21,8 +30,9 @@ from sim.errors import BalanceError
 from sim.games import get_game
 from sim.runner import as_rules
 
-GAMES = ("sunzi", "shuojian")   # the games with held-out players (heldout/<game>.py)
+GAMES = ("sunzi", "shuojian", "samurai")   # the games with held-out players (heldout/<game>.py)
 SEED = 28_000                   # the default seed: issue 28, apart from the seeds training uses
+MARGIN = 0.05                   # multi-player target: a seat at most 5 points above the field
 
 
 def players(game: str) -> dict:
@@ -33,20 +43,44 @@ def players(game: str) -> dict:
     return importlib.import_module(f"heldout.{game}").PLAYERS
 
 
+def with_players(spec, rules, n_players):
+    """``rules`` (None, a dict or the game's rules) with ``n_players`` seats, if given."""
+    if n_players is None:
+        return as_rules(spec, rules)
+    if rules is None or isinstance(rules, dict):
+        return as_rules(spec, {**(rules or {}), "n_players": int(n_players)})
+    return as_rules(spec, {**{f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)},
+                           "n_players": int(n_players)})
+
+
 def heldout_table(game: str, field_strategy="strong", n_games: int = 4000, seed: int = SEED,
-                  rules=None) -> pd.DataFrame:
-    """``field_strategy``'s share of the won games against each held-out opponent of ``game``
-    (a draw counts half), with its Wilson 95% interval, over ``n_games`` games with seats
-    rotated. One row per opponent: opponent, strategy, share, low, high, games, decided."""
+                  rules=None, n_players: int | None = None) -> pd.DataFrame:
+    """Two players: ``field_strategy``'s share of the won games against each held-out opponent
+    of ``game`` (a draw counts half), with its Wilson 95% interval, over ``n_games`` games with
+    seats rotated. One row per opponent: opponent, strategy, share, low, high, games, decided.
+
+    More players (``n_players``, or the rules' count): one held-out seat among the others all
+    ``field_strategy``, seats rotated. One row per opponent: opponent, strategy, players, share,
+    low, high (the held-out seat's share of the decided games and its Wilson interval), field
+    (the field seats' mean share in the same games), margin (share - field), games, decided."""
     spec = get_game(game)
-    rules = as_rules(spec, rules)
+    rules = with_players(spec, rules, n_players)
+    n = rules.n_seats
     rows = []
     for name, opponent in players(spec.name).items():
-        result = shares(spec, rules, [field_strategy, opponent], n_games, seed)
-        rows.append({"opponent": name, "strategy": str(field_strategy),
+        if n == 2:
+            result = shares(spec, rules, [field_strategy, opponent], n_games, seed)
+            rows.append({"opponent": name, "strategy": str(field_strategy),
+                         "share": float(result["share"]), "low": float(result["low"]),
+                         "high": float(result["high"]), "games": result["games"],
+                         "decided": result["decided"]})
+            continue
+        result = shares(spec, rules, [opponent] + [field_strategy] * (n - 1), n_games, seed)
+        rows.append({"opponent": name, "strategy": str(field_strategy), "players": n,
                      "share": float(result["share"]), "low": float(result["low"]),
-                     "high": float(result["high"]), "games": result["games"],
-                     "decided": result["decided"]})
+                     "high": float(result["high"]), "field": float(result["field"]),
+                     "margin": float(result["share"] - result["field"]),
+                     "games": result["games"], "decided": result["decided"]})
     return pd.DataFrame(rows)
 
 
@@ -59,13 +93,24 @@ def main(argv=None) -> None:
                              "trained:FILE, a built-in, ismcts:...")
     parser.add_argument("--games", type=int, default=4000, help="games per opponent (4000)")
     parser.add_argument("--seed", type=int, default=SEED, help=f"master seed ({SEED})")
+    parser.add_argument("--players", type=int, default=None,
+                        help="number of players, for a game with more than two (samurai: 3-7; "
+                             "default: the game's default count)")
     args = parser.parse_args(argv)
     try:
-        table = heldout_table(args.game, args.strategy, args.games, args.seed)
+        table = heldout_table(args.game, args.strategy, args.games, args.seed,
+                              n_players=args.players)
     except BalanceError as error:
         parser.exit(2, f"error: {error}\n")
-    print(f"{args.strategy} against the held-out {args.game} players, {args.games} games each, "
-          f"seats rotated (share of the won games, Wilson 95%):")
+    if "field" in table:
+        n = int(table["players"].iloc[0])
+        print(f"one held-out {args.game} player against {n - 1} seats of {args.strategy}, "
+              f"{args.games} games each, seats rotated: the held-out seat's share of the decided "
+              f"games (Wilson 95%) and the field seats' mean share in the same games (target: "
+              f"margin at most {MARGIN:.2f}):")
+    else:
+        print(f"{args.strategy} against the held-out {args.game} players, {args.games} games "
+              f"each, seats rotated (share of the won games, Wilson 95%):")
     print(table.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 

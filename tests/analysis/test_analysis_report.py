@@ -63,3 +63,18 @@ def test_shared_analysis_modules_name_no_game():
         text = path.read_text().lower()
         named = sorted(word for word in words if word in text)
         assert not named, f"{path.relative_to(root.parent)} names {named}"
+
+
+def test_a_studys_closing_line_says_whose_compiling_it_counts(monkeypatch):
+    """The report's time line keeps the study's own run apart from compiling, and when the
+    games of one run compiled side by side it says the time is theirs together."""
+    import time
+
+    from analysis import report
+
+    started = time.perf_counter()
+    monkeypatch.setattr(report, "COMPILED", {"kuhn": (12.5, 1), "sunzi": (40.0, 3)})
+    assert "compiling its kernels before it took 12.5 s more" in report.ran_in("kuhn", started, "x")
+    together = report.ran_in("sunzi", started, "x")
+    assert "with those of the 2 other games of this run, took 40.0 s more" in together
+    assert "is not included" in report.ran_in("leduc", started, "x")

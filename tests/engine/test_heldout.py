@@ -16,7 +16,9 @@ from sim.errors import BalanceError  # noqa: E402
 from sim.games import get_game  # noqa: E402
 from sim.runner import as_rules, simulate  # noqa: E402
 
-PLAYERS = [(game, name) for game in GAMES for name in players(game)]
+TWO_PLAYER = [game for game in GAMES if as_rules(get_game(game), None).n_seats == 2]
+PLAYERS = [(game, name) for game in TWO_PLAYER for name in players(game)]
+SAMURAI = list(players("samurai")) if "samurai" in GAMES else []
 
 
 @pytest.mark.timeout(600)
@@ -46,6 +48,51 @@ def test_the_table_has_one_row_per_opponent_and_an_interval_around_each_share():
     assert (table["strategy"] == "random").all() and (table["games"] == 200).all()
     assert ((table["low"] <= table["share"]) & (table["share"] <= table["high"])).all()
     assert (table["share"] < 0.5).all()  # random loses to every one of them
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("n_players", [3, 5, 7])
+@pytest.mark.parametrize("name", SAMURAI)
+def test_a_samurai_heldout_player_plays_legal_full_games(name, n_players):
+    """200 games, one held-out seat among random ones, seats rotated: an illegal answer would
+    stop the batch; every game ends by a rule (SS-19, SS-20), never by the turn cap (OP-3) or a
+    broken invariant, and the held-out seat gets its share of the wins."""
+    lineup = [players("samurai")[name]] + ["random"] * (n_players - 1)
+    records = simulate("samurai", {"n_players": n_players}, lineup, 200, seed=5,
+                       rotate_seats=True).records
+    assert len(records) == 200
+    assert not records["end_reason"].isin(["invariant_broken", "turn_cap", "capped"]).any()
+    wins = records[[f"win_{s}" for s in range(n_players)]].to_numpy(float)
+    assert (wins.sum(axis=1) > 0).all()  # every game has a winning team
+
+
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("name", SAMURAI)
+def test_a_samurai_heldout_player_beats_random_seats(name):
+    """5 players, one held-out seat among random ones: it wins more than the random seats."""
+    spec = get_game("samurai")
+    result = shares(spec, as_rules(spec, {"n_players": 5}),
+                    [players("samurai")[name]] + ["random"] * 4, 1000, seed=6)
+    assert result["low"] > result["field"], result
+
+
+def test_the_multiplayer_table_gives_the_heldout_share_next_to_the_field_share():
+    table = heldout_table("samurai", "random", n_games=200, seed=1, n_players=5)
+    assert list(table["opponent"]) == list(players("samurai"))
+    assert (table["players"] == 5).all() and (table["games"] == 200).all()
+    assert ((table["low"] <= table["share"]) & (table["share"] <= table["high"])).all()
+    assert table["field"].between(0, 1).all()
+    assert (table["margin"] - (table["share"] - table["field"])).abs().max() < 1e-12
+    assert (table["share"] > table["field"]).all()  # random seats lose to it
+
+
+def test_the_players_option_sets_the_count_and_two_player_games_keep_their_table(capsys):
+    from heldout.measure import main
+    main(["samurai", "random", "--players", "3", "--games", "50", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert "one held-out samurai player against 2 seats of random" in out and "field" in out
+    table = heldout_table("shuojian", "random", n_games=50, seed=1)
+    assert "field" not in table and "players" not in table
 
 
 def test_a_game_without_heldout_players_is_refused():
