@@ -26,6 +26,7 @@ import hashlib
 import pickle
 import time
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,6 +60,22 @@ class Training:
         rules = self.provenance["variant"]
         return T.save(path, self.spec, self.weights, self.provenance["n_players"], rules,
                       self.provenance, self.temperature)
+
+
+@contextmanager
+def on_cluster(address: str, jobs: int):
+    """Run training's parallel steps (each generation's candidates, PSRO's tables and oracles)
+    on a dask.distributed cluster, as ``simulate --dask`` runs its chunks: ``address`` is
+    "local" or a scheduler's (sim.runner.dask_client). Yields the worker count to pass as
+    ``jobs``. Every task is seeded by what it computes, not by where it runs, so the results
+    are the same as with local processes (tests/engine/test_dask.py)."""
+    from joblib import parallel_config
+
+    from sim.runner import _dask_width, dask_client
+
+    with dask_client(address, jobs if jobs > 1 else None):
+        with parallel_config(backend="dask", n_jobs=-1):
+            yield max(jobs, _dask_width())
 
 
 def seat_share(records: pd.DataFrame, n_seats: int, slot: int = 0) -> np.ndarray:
@@ -236,7 +253,8 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     show = progress if progress is not None else False
     bar = tqdm(total=generations, initial=done, desc=f"train {spec.name}", unit="gen",
                disable=not show)
-    with Parallel(n_jobs=jobs, backend="loky" if jobs != 1 else "sequential") as parallel:
+    # no backend named: local processes, or a Dask cluster's workers inside on_cluster()
+    with Parallel(n_jobs=jobs, backend=None if jobs != 1 else "sequential") as parallel:
         for generation in range(done, generations):
             start_time = time.perf_counter()
             gen_seed = _generation_seed(seed, generation)

@@ -12,6 +12,8 @@ from sim.errors import BalanceError
 def add_commands(commands, games: list[str], add_game_arguments, all_cores: int) -> None:
     from analysis.field import ORACLE_GAMES, ORACLE_GENERATIONS, ORACLE_STARTS
 
+    from .training import add_dask_argument
+
     parser = commands.add_parser(
         "field", help="build a strong field: a population of policies and an equilibrium mixture",
         description=textwrap.fill(
@@ -54,6 +56,7 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     parser.add_argument("--check", type=Path, metavar="FIELD_FILE", help="only re-measure this "
                         "field's exploitability: a best-response search from each start at the "
                         "budget given")
+    add_dask_argument(parser)
     parser.add_argument("--run-dir", type=Path, metavar="DIR", help="keep every oracle's result "
                         "here: the same command resumes (a run with more --iterations resumes a "
                         "shorter one's folder)")
@@ -70,6 +73,14 @@ def _positive(args) -> None:
 
 
 def run_field(args) -> int:
+    from .training import on_backend
+
+    with on_backend(args) as jobs:   # --dask: every table and oracle on the cluster
+        args.jobs = jobs
+        return _run_field(args)
+
+
+def _run_field(args) -> int:
     from analysis.field import (build_field, field_recipe, history_path, measure_field,
                                 regenerate_shipped)
     from sim.games import game_names

@@ -66,6 +66,25 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     exploit.set_defaults(run=run_exploit)
 
 
+def add_dask_argument(parser) -> None:
+    parser.add_argument("--dask", metavar="local|tcp://HOST:PORT",
+                        help="run the parallel steps on a dask.distributed cluster: 'local' starts "
+                             "one on this machine, an address joins a running scheduler; the "
+                             "results are the same as without (needs the dask extra; "
+                             "docs/scaling.md)")
+
+
+def on_backend(args):
+    """The command's parallel steps on a Dask cluster (--dask) or local processes (--jobs)."""
+    import contextlib
+
+    from analysis.training import on_cluster
+
+    if not getattr(args, "dask", None):
+        return contextlib.nullcontext(args.jobs)
+    return on_cluster(args.dask, args.jobs)
+
+
 def _training_arguments(parser, all_cores: int) -> None:
     parser.add_argument("--generations", type=int, help="CMA-ES generations (default: the "
                         "game's training recipe, else 60)")
@@ -79,6 +98,7 @@ def _training_arguments(parser, all_cores: int) -> None:
                         "recipe, else 0)")
     parser.add_argument("--jobs", type=int, default=all_cores,
                         help=f"parallel workers (default: every core, {all_cores} here)")
+    add_dask_argument(parser)
     parser.add_argument("--run-dir", type=Path, metavar="DIR",
                         help="keep every generation here: the same command resumes")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
@@ -155,8 +175,9 @@ def run_train(args) -> int:
     plan = dict(plan, against=args.against, hold_out=args.hold_out, generations=args.generations,
                 games=args.games, seed=args.seed,
                 population=args.population or plan.get("population"))
-    result = train_recipe(spec.name, rules, plan, jobs=args.jobs, run_dir=args.run_dir,
-                          progress=not args.no_progress)
+    with on_backend(args) as jobs:
+        result = train_recipe(spec.name, rules, plan, jobs=jobs, run_dir=args.run_dir,
+                              progress=not args.no_progress)
     result.save(out)
     result.history.to_csv(out.with_suffix(".history.csv"), index=False)
     learning_curve(result.history, f"{spec.title}, {rules.n_seats} players").savefig(
@@ -181,8 +202,9 @@ def run_shipped(args) -> int:
                            "no shipped policy to regenerate")
     if args.out is not None:
         _check_writable(args.out, "--out", folder=True)
-    written = regenerate_shipped(games, jobs=args.jobs, progress=not args.no_progress,
-                                 out=args.out)
+    with on_backend(args) as jobs:
+        written = regenerate_shipped(games, jobs=jobs, progress=not args.no_progress,
+                                     out=args.out)
     for path in written:
         print(f"wrote {path}")
     return 0
@@ -197,10 +219,11 @@ def run_exploit(args) -> int:
     spec, rules, _ = game_request(args)
     out = args.out or Path("exploit") / f"{spec.name}-{rules.n_seats}p"
     _check_writable(out, "--out", folder=True)
-    report = exploit(spec.name, rules, field=args.field, generations=args.generations,
-                     population=args.population, games=args.games, seed=args.seed,
-                     jobs=args.jobs, run_dir=args.run_dir, check_games=args.check_games,
-                     progress=not args.no_progress, start=args.start)
+    with on_backend(args) as jobs:
+        report = exploit(spec.name, rules, field=args.field, generations=args.generations,
+                         population=args.population, games=args.games, seed=args.seed,
+                         jobs=jobs, run_dir=args.run_dir, check_games=args.check_games,
+                         progress=not args.no_progress, start=args.start)
     report.write(out)
     print(report.line)
     print(f"wrote {out}/ (exploit.json, its policy, action frequencies)")

@@ -92,3 +92,34 @@ def test_bad_dask_addresses_are_refused(address):
     with pytest.raises(RunError, match="--dask"):
         with dask_client(address):
             pass
+
+
+def test_a_strong_field_builds_the_same_on_the_cluster(client):
+    """Issue 28: PSRO's tables and best-response searches run on the cluster's workers
+    (analysis.training.on_cluster's backend) and give the field local processes give."""
+    import numpy as np
+    from joblib import parallel_config
+
+    from analysis.field import build_field
+    from sim.games import get_game
+
+    kuhn = get_game("kuhn")
+    settings = dict(iterations=1, oracle_generations=2, oracle_games=60, table_games=300,
+                    check_games=300, seed=3, jobs=2,
+                    start=[kuhn.strategies["honest"], kuhn.strategies["aggressive"]])
+    local = build_field("kuhn", None, **settings)
+    with get_task_stream(client) as stream, parallel_config(backend="dask", n_jobs=-1):
+        remote = build_field("kuhn", None, **settings)
+    assert len(stream.data) > 0   # the tasks ran on the workers
+    pd.testing.assert_frame_equal(local.history, remote.history)
+    assert np.array_equal(local.probabilities, remote.probabilities)
+    assert [m.params for m in local.members] == [m.params for m in remote.members]
+
+
+def test_balance_field_and_train_take_dask(tmp_path, capsys):
+    """The command line: --dask local runs the same command on a cluster of its own."""
+    out = tmp_path / "k.field.json"
+    assert main(["field", "kuhn", "--iterations", "0", "--oracle-generations", "1",
+                 "--oracle-games", "40", "--table-games", "100", "--check-games", "200",
+                 "--dask", "local", "--jobs", "2", "--out", str(out), "--no-progress"]) == 0
+    assert out.is_file() and "exploitability" in capsys.readouterr().out
