@@ -43,7 +43,7 @@ from sim.runner import as_rules, simulate
 from . import plots
 from . import tables as T
 from .interventions import Card, card_section
-from .markdown import Doc, interval_verdict, p_text, pct_text, seat_view
+from .markdown import Doc, largest_seat_advantage, p_text, pct_text, seat_view
 from .skill import skill_games, skill_section
 from .workbench.metrics import primary_metric
 
@@ -154,11 +154,8 @@ def _seats(doc: Doc, run, spec) -> None:
     doc.figure("a_seat_win_rates", plots.win_rate_plot(seats, ["players", "seat"]),
                "Each dot is one seat's win share with its 95% interval; the dashed tick is the "
                "fair share. An interval that misses its tick is a seat advantage.")
-    top = seats.loc[seats["advantage"].abs().idxmax()]
-    shift = top["win_rate"] - top["advantage"]
-    verdict = interval_verdict("largest seat advantage", top["advantage"], top["ci_low"] - shift,
-                               top["ci_high"] - shift, f"seat {top['seat']}, {top['players']} "
-                               "players")
+    top, verdict = largest_seat_advantage(seats, lambda top: f"seat {top['seat']}, "
+                                             f"{top['players']} players")
     doc.verdict(verdict)
     doc.finding(f"{verdict[0].upper()}{verdict[1:]} under random play (Holm-corrected p "
                 f"{p_text(top['p_holm'])}; table a_seat_win_rates).")

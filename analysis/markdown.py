@@ -65,6 +65,15 @@ def interval_verdict(what: str, estimate: float, low: float, high: float, where:
             f"{100 * high:+.1f}), {verdict}")
 
 
+def largest_seat_advantage(seats: pd.DataFrame, where) -> tuple[pd.Series, str]:
+    """A seat table's (analysis.tables.seat_table, stacked) row of largest advantage and its
+    verdict: the win-rate interval shifted by the seat's fair share. ``where(row)`` names it."""
+    top = seats.loc[seats["advantage"].abs().idxmax()]
+    shift = top["win_rate"] - top["advantage"]   # the seat's fair share
+    return top, interval_verdict("largest seat advantage", top["advantage"], top["ci_low"] - shift,
+                                 top["ci_high"] - shift, where(top))
+
+
 def markdown_table(frame: pd.DataFrame) -> str:
     """A GitHub-style Markdown table (pandas' to_markdown needs the tabulate package)."""
     def cell(v) -> str:

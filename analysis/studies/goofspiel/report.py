@@ -22,7 +22,7 @@ from sim.runner import simulate
 from ... import plots
 from ... import tables as T
 from ...report import ran_in
-from ...markdown import Doc, interval_verdict, p_text, pct_text, seat_view
+from ...markdown import Doc, largest_seat_advantage, p_text, pct_text, seat_view
 from ...skill import skill_games, skill_section
 from ...stats import wilson
 
@@ -92,10 +92,7 @@ def _seats(doc: Doc, run) -> None:
     doc.figure("a_seat_win_rates", plots.win_rate_plot(seats, ["variant", "seat"]),
                "Each dot is one seat's win share (draws 1/2) with its 95% interval; the dashed "
                "tick is the fair share 1/N. Every interval should cover its tick.")
-    top = seats.loc[seats["advantage"].abs().idxmax()]
-    shift = top["win_rate"] - top["advantage"]
-    verdict = interval_verdict("largest seat advantage", top["advantage"], top["ci_low"] - shift,
-                               top["ci_high"] - shift, f"seat {top['seat']}, {top['variant']}")
+    top, verdict = largest_seat_advantage(seats, lambda top: f"seat {top['seat']}, {top['variant']}")
     doc.verdict(verdict)
     reading = ("consistent with no seat advantage, as the simultaneous bids imply"
                if top["p_holm"] >= 0.05 else
