@@ -4,7 +4,8 @@
 al. 2017), with the toolkit's exploit search as the best-response oracle:
 
 1. the population starts with the game's built-in heuristics and its shipped trained policy;
-2. a payoff table plays every pair of members, seats rotated, on common random numbers;
+2. a payoff table plays every pair of members, seats rotated, on common random numbers (a
+   member's payoff is its share of all the games played: one that nobody wins pays no seat);
 3. a meta-solver turns the table into a mixture: in a two-player game the Nash equilibrium of
    the zero-sum game of win shares (a linear program: the mixture no member of the population
    beats); with more players, replicator dynamics on each member's share against the mixture
@@ -38,7 +39,8 @@ from sim.games import get_game, home
 from sim.runner import as_rules, simulate
 from sim.strategy import Strategy, lookup
 
-from .training import exploit, seat_share
+from .stats import wilson
+from .training import exploit, exploit_starts, style_weights, seat_share
 
 # The exploit search's defaults (balance exploit): a field is measured at no smaller a budget.
 ORACLE_GENERATIONS, ORACLE_GAMES = 60, 300
@@ -132,26 +134,83 @@ def mixture_player(spec, members: list, mix, name: str = "field") -> Strategy:
                     doc=f"a field of {len(members)} strategies")
 
 
-ORACLE_STARTS = ("heuristic", "field")
+# "styles" stands for every style the game declares (analysis.training.style_weights): a
+# search started from a built-in of another style reaches lines the other starts do not.
+ORACLE_STARTS = ("heuristic", "field", "styles")
+
+
+def expand_starts(spec, starts) -> list[str]:
+    """The oracle starts named, "styles" replaced by the game's styles, each checked."""
+    out = []
+    for start in starts:
+        for name in (style_weights(spec) if start == "styles" else (start,)):
+            if name not in exploit_starts(spec):
+                raise RunError(f"oracle start {name!r}: {spec.name} has "
+                               f"{', '.join(exploit_starts(spec))} (and styles, all of them)")
+            if name not in out:
+                out.append(name)
+    return out
+
+# What a game that nobody wins counts for in a field's exploitability (the recipe's
+# "undecided", build_field's ``undecided``):
+# - "apart" (the default): the best response's share and the field seats' are shares of the
+#   decided games, and the oracle's fitness is the exploit search's own default;
+# - "loss": a game nobody wins is lost by every seat, as the rules have it where every player
+#   is routed (Parthian Shot, PS-12/PS-16). Every share is then a win probability over all
+#   games, and the oracle maximises its own (relative_to="fair"). Shares of the decided games
+#   alone mislead there: a response that wins 26 of the 35 games a rout-bound field leaves
+#   decided "wins 74%" while winning 0.7% of its games (docs/training.md), and a deviator
+#   can raise its share of the decided games by leaving fewer of them decided. The meta-game
+#   needs no switch: its payoffs are already shares of all the games played.
+UNDECIDED = ("apart", "loss")
+
+
+def over_all_games(measured: dict) -> dict:
+    """An exploit measure (shares of the decided games, analysis.training.shares) as win
+    probabilities over every game played, a game nobody won counting as lost by every seat;
+    the decided games' figures are kept beside them (None where no game was decided)."""
+    games, decided = measured["games"], int(measured["decided"])
+    wins = float(measured["share"]) * decided if decided else 0.0
+    low, high = wilson(wins, games)
+    kept = {f"decided_{k}": (float(measured[k]) if decided else None)
+            for k in ("share", "low", "high", "field")}
+    return {**measured, **kept, "share": wins / games, "low": float(low), "high": float(high),
+            "field": float(measured["field"]) * decided / games if decided else 0.0}
 
 
 def best_response(spec, rules, members, mix, starts, every_start: bool, k: int, generations: int,
-                  games: int, seed: int, jobs: int, check_games: int):
+                  games: int, seed: int, jobs: int, check_games: int, undecided: str = "apart"):
     """Iteration k's oracle call against the mixture: the search from one start in turn (the
     field start only where the mixture holds a trained policy to start from), or from every
-    start (``every_start``: the final measure), keeping the response that wins most."""
+    start (``every_start``: the final measure), keeping the response that wins most (of the
+    decided games, or of all games with ``undecided="loss"``: UNDECIDED says why)."""
+    if undecided not in UNDECIDED:
+        raise RunError(f"undecided={undecided!r}: choose from {', '.join(UNDECIDED)}")
     field_seat = mixture_player(spec, members, mix)
-    usable = [s for s in starts if s != "field" or any(
+    usable = [s for s in expand_starts(spec, starts) if s != "field" or any(
         m.builtin == TRAINED and p > 0 for m, p in zip(members, mix))] or ["heuristic"]
     chosen = usable if every_start else [usable[k % len(usable)]]
     best = None
     for i, start in enumerate(chosen):
         probe = exploit(spec.name, rules, field=field_seat, generations=generations,
                         games=games, seed=seed + 101 * (k + 1) + 7919 * i, jobs=jobs,
-                        check_games=check_games, progress=False, start=start)
+                        check_games=check_games, progress=False, start=start,
+                        relative_to="fair" if undecided == "loss" else None)
+        if undecided == "loss":
+            probe.measured = over_all_games(probe.measured)
         if best is None or probe.measured["share"] > best.measured["share"]:
             best = probe
     return best
+
+
+def measured_row(measured: dict) -> dict:
+    """The figures of a best response's measure that a field's history and file keep."""
+    row = {"best_response_share": float(measured["share"]), "low": float(measured["low"]),
+           "high": float(measured["high"]), "field_share": float(measured.get("field", np.nan)),
+           "decided": int(measured["decided"])}
+    row.update({k: measured[k] for k in ("decided_share", "decided_low", "decided_high",
+                                         "decided_field") if k in measured})
+    return row
 
 
 @dataclass
@@ -199,7 +258,8 @@ def starting_population(spec, rules) -> list:
 def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: int = ORACLE_GENERATIONS,
                 oracle_games: int = ORACLE_GAMES, table_games: int = 2000, check_games: int = 4000,
                 seed: int = 0, jobs: int = 1, progress: bool | None = None, start=None,
-                run_dir=None, oracle_starts=ORACLE_STARTS) -> FieldBuild:
+                run_dir=None, oracle_starts=ORACLE_STARTS, undecided: str = "apart",
+                response_budget: tuple[int, int] | None = None) -> FieldBuild:
     """PSRO (the module says how): ``iterations`` best responses, then one more best-response
     search against the final mixture at ``oracle_generations`` x ``oracle_games`` (no less than
     ``balance exploit``'s defaults for a shipped field), re-measured over ``check_games`` fresh
@@ -211,9 +271,19 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
     taken in turn by the iterations, and every one of them for the final measure, whose
     exploitability is the best response found from any start. A search from the heuristic's
     weights and one from the field's own most probable policy reach different lines: a field
-    that only one of them probes can be weak against the other (docs/training.md)."""
+    that only one of them probes can be weak against the other (docs/training.md).
+
+    ``undecided``: what a game nobody wins counts for in the exploitability and the oracle's
+    fitness, "apart" or "loss" (UNDECIDED says how and why).
+
+    ``response_budget``: (generations, games) of the iterations' own oracles, when smaller than
+    the final measure's. A response only has to beat today's mixture to teach the meta-game
+    something, and a game of many styles needs many iterations; the exploitability is still
+    the final search at ``oracle_generations`` x ``oracle_games``."""
     import pickle
 
+    if undecided not in UNDECIDED:
+        raise RunError(f"undecided={undecided!r}: choose from {', '.join(UNDECIDED)}")
     spec = get_game(game)
     rules = as_rules(spec, rules)
     n = rules.n_seats
@@ -231,13 +301,24 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                    "oracle_games": oracle_games, "table_games": table_games,
                    "check_games": check_games, "seed": seed, "version": __version__,
                    "oracle_starts": list(oracle_starts),
+                   # only when set: the default keeps the folders of earlier runs valid
+                   **({"undecided": undecided} if undecided != "apart" else {}),
+                   **({"response_budget": list(response_budget)} if response_budget else {}),
                    **run_inputs(rules, resolve_seats(spec, members, len(members)))}
         store = RunDir(run_dir, json_safe(request))
     history, table = [], None
+
+    def budget(k):
+        final = (oracle_generations, oracle_games)
+        return final if k == iterations or not response_budget else tuple(response_budget)
+
     bar = tqdm(total=iterations + 1, desc=f"field {spec.name}", unit="oracle",
                disable=not progress)
     for k in range(iterations + 1):
-        kept = store.load_bytes(f"oracle-{k:03d}") if store is not None else None
+        # The final measure (every start) is kept apart from iteration k's oracle (one start),
+        # so a run resumed with more or fewer iterations takes each from what it really is.
+        key = f"final-{k:03d}" if k == iterations else f"oracle-{k:03d}"
+        kept = store.load_bytes(key) if store is not None else None
         if kept is not None:
             mix, table, row, response = pickle.loads(kept)
         else:
@@ -249,19 +330,16 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                                                            table_games, seed + 7, jobs),
                                  len(members))
             probe = best_response(spec, rules, members, mix, oracle_starts, k == iterations,
-                                  k, oracle_generations, oracle_games, seed, jobs, check_games)
-            measured = probe.measured
+                                  k, *budget(k), seed, jobs, check_games,
+                                  undecided)
             row = {"iteration": k, "members": len(members),
                    "oracle_start": probe.training.provenance["exploit_start"],
-                   "best_response_share": float(measured["share"]),
-                   "low": float(measured["low"]), "high": float(measured["high"]),
-                   "field_share": float(measured.get("field", np.nan)),
-                   "decided": int(measured["decided"]),
+                   **measured_row(probe.measured),
                    "mixture": " ".join(f"{m.name}={p:.2f}" for m, p in zip(members, mix)
                                        if p >= 0.005)}
             response = probe.training.player(f"response {k + 1}")
             if store is not None:
-                store.save_bytes(f"oracle-{k:03d}", pickle.dumps((mix, table, row, response)))
+                store.save_bytes(key, pickle.dumps((mix, table, row, response)))
         history.append(row)
         bar.update(1)
         if k < iterations:
@@ -269,17 +347,21 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
     bar.close()
     final = history[-1]
     exploitability = {
-        "best_response_share": final["best_response_share"], "low": final["low"],
-        "high": final["high"], "field_share": final["field_share"], "decided": final["decided"],
+        **{k: v for k, v in final.items() if k in ("best_response_share", "low", "high",
+                                                  "field_share", "decided")
+           or k.startswith("decided_")},
         "games": check_games, "oracle": f"{oracle_generations} x {oracle_games}",
-        "line": exploit_line(final, oracle_generations, oracle_games)}
+        "undecided": undecided,
+        "line": exploit_line({**final, "games": check_games}, oracle_generations,
+                             oracle_games)}
     provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": n,
                   "method": "PSRO: exploit-search best responses; meta-solver "
                             + ("Nash of the zero-sum share game (linear program)" if n == 2
                                else "replicator dynamics on shares against the mixture"),
                   "iterations": iterations, "oracle_generations": oracle_generations,
                   "oracle_games": oracle_games, "table_games": table_games, "seed": seed,
-                  "oracle_starts": list(oracle_starts),
+                  **({"response_budget": list(response_budget)} if response_budget else {}),
+                  "oracle_starts": list(oracle_starts), "undecided": undecided,
                   "start": [m.name for m in members[:len(members) - iterations]],
                   "version": __version__}
     return FieldBuild(members, mix, pd.DataFrame(history), exploitability, provenance, table, spec)
@@ -302,6 +384,16 @@ def json_safe(value):
 
 def exploit_line(row: dict, generations: int, games: int) -> str:
     """The sentence a report prints beside the strong rung."""
+    if "decided_share" in row:  # undecided="loss": win probabilities over every game
+        decided = (f"{row['decided']:,} of {row['games']:,} games decided" if row["decided"]
+                   else f"none of {row['games']:,} games decided")
+        if row["decided"]:
+            decided += (f", of which it wins {row['decided_share']:.1%} and the field's seats "
+                        f"{row['decided_field']:.1%}")
+        return (f"exploitability: the best response found wins {row['best_response_share']:.1%} "
+                f"({row['low']:.1%}-{row['high']:.1%}) of its games against the field, whose own "
+                f"seats win {row['field_share']:.1%} (a game nobody wins is lost by every seat; "
+                f"{decided}), at {generations} x {games} (generations x games)")
     return (f"exploitability: the best response found wins {row['best_response_share']:.1%} "
             f"({row['low']:.1%}-{row['high']:.1%}) of the decided games against the field, "
             f"whose own seats win {row['field_share']:.1%}, at {generations} x {games} "
@@ -311,7 +403,8 @@ def exploit_line(row: dict, generations: int, games: int) -> str:
 def field_recipe(game: str, n_players: int | None = None) -> dict | None:
     """How the game's shipped fields are built: its study's FIELD (players, iterations, the
     oracle's budget, table games, seed, and optionally ``start``, the strategy names the
-    population starts from); ``FIELD["per_players"][n]`` changes some of them for n players."""
+    population starts from, and ``undecided``, what a game nobody wins counts for:
+    UNDECIDED); ``FIELD["per_players"][n]`` changes some of them for n players."""
     from .studies import study_module
 
     plan = getattr(study_module(game), "FIELD", None)
@@ -332,7 +425,9 @@ def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
                        oracle_games=plan.get("oracle_games", ORACLE_GAMES),
                        table_games=plan.get("table_games", 2000), seed=plan.get("seed", 0),
                        jobs=jobs, progress=progress, start=members, run_dir=run_dir,
-                       oracle_starts=tuple(plan.get("oracle_starts", ORACLE_STARTS)))
+                       oracle_starts=tuple(plan.get("oracle_starts", ORACLE_STARTS)),
+                       undecided=plan.get("undecided", "apart"),
+                       response_budget=plan.get("response_budget"))
 
 
 def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None,
@@ -355,6 +450,9 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
             name = f"{game}-{n}p{F.SUFFIX}" if n is not None else f"{game}{F.SUFFIX}"
             build = build_from_recipe(game, rules, plan, jobs, progress, None if run_dir is None
                                       else Path(run_dir) / name.removesuffix(F.SUFFIX))
+            if plan.get("caveat"):  # a measure the build cannot repeat (held-out players)
+                build.exploitability.update(caveat=plan["caveat"], line=(
+                    f"{build.exploitability['line']}. {plan['caveat']}"))
             folder = Path(out) if out is not None else home(spec).policies
             path = build.save(folder / name)
             if "exact" in plan:  # a game whose truth is known: its own measure leads the line
@@ -370,22 +468,23 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
 def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENERATIONS,
                   oracle_games: int = ORACLE_GAMES, check_games: int = 4000, seed: int = 0,
                   jobs: int = 1, progress: bool | None = None,
-                  oracle_starts=ORACLE_STARTS) -> dict:
+                  oracle_starts=ORACLE_STARTS, undecided: str | None = None) -> dict:
     """A field file's exploitability, measured anew: a best-response search from every start
     at the budget given (never smaller than ``balance exploit``'s by default) on seeds of its
-    own; the response that wins most is the measure."""
+    own; the response that wins most is the measure. ``undecided`` (UNDECIDED): by default as
+    the file was built."""
     spec = get_game(game)
     rules = as_rules(spec, rules)
     body = F.load(path, spec)
     members = [Strategy(m.get("name", m.get("strategy", "member")), builtin=kind, params=params)
                for m, (_, kind, params) in zip(body["members"], F.members_of(spec, body))]
     mix = np.array([m["probability"] for m in body["members"]], float)
+    if undecided is None:
+        undecided = (body.get("provenance") or {}).get("undecided", "apart")
     probe = best_response(spec, rules, members, mix, oracle_starts, True, 0, oracle_generations,
-                          oracle_games, seed + 876, jobs, check_games)
-    row = {k: float(probe.measured[k]) for k in ("share", "low", "high", "field")}
-    row = {"best_response_share": row["share"], "low": row["low"], "high": row["high"],
-           "field_share": row["field"], "decided": int(probe.measured["decided"]),
-           "games": check_games, "oracle": f"{oracle_generations} x {oracle_games}", "seed": seed,
-           "oracle_start": probe.training.provenance["exploit_start"]}
+                          oracle_games, seed + 876, jobs, check_games, undecided)
+    row = {**measured_row(probe.measured), "games": check_games,
+           "oracle": f"{oracle_generations} x {oracle_games}", "seed": seed,
+           "undecided": undecided, "oracle_start": probe.training.provenance["exploit_start"]}
     row["line"] = exploit_line(row, oracle_generations, oracle_games)
     return row

@@ -269,7 +269,9 @@ def strongest_verdict(table: pd.DataFrame, metric: str = "first_seat_advantage",
     if tight_rows.empty:
         return None
     row = tight_rows.iloc[-1]
+    games = f"{int(row['n_games']):,} games"
+    if row.get("decided", 1) < 0.995:  # a narrow interval over games nobody won says little
+        games += f", {row['decided']:.1%} of them won by anyone"
     return interval_verdict(f"at `{row['skill']}` play (every seat; the strongest rung measured "
                             f"to ±{100 * half[tight_rows.index[-1]]:.1f} pp), first-seat advantage",
-                            row[metric], row[f"{metric}_low"], row[f"{metric}_high"],
-                            f"{int(row['n_games']):,} games")
+                            row[metric], row[f"{metric}_low"], row[f"{metric}_high"], games)

@@ -171,7 +171,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
           run_dir=None, progress: bool | None = None, sigma: float = 0.5, start=None,
           check_every: int = 5, check_games: int = 1000, pool_every: int = 10,
           objective=None, temperature: float = 0.0, decisions=None,
-          relative_to: str = "fair") -> Training:
+          relative_to: str = "fair", features: int | None = None) -> Training:
     """Train the game's policy (the module says how); returns a :class:`Training`.
 
     opponents : strategies to train against (default: the game's built-ins but random and the
@@ -185,6 +185,9 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         weights, as do the weights the game's ``TRAINABLE`` mask (strategies/<game>.py) leaves
         out: features a decision type never fills, or decisions a mode never asks, would only
         add dimensions that CMA-ES searches for nothing.
+    features : train only the first ``features`` slots of every type; the rest keep their start
+        weights. A recipe pins it when the game added slots after its policy was trained, so that
+        the recipe still regenerates the shipped file (the new slots start at 0 and stay there).
 
     relative_to : what a share is measured against in the fitness: "fair" (1/n) or "field" (the
         other seats' share in the same games; :func:`fitness`).
@@ -220,6 +223,8 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         if unknown:
             raise RunError(f"unknown decision types {sorted(unknown)}; {spec.title} has {names}")
         free &= np.isin(names, list(decisions))[:, None]
+    if features is not None:
+        free[:, int(features):] = False
     base = mean.copy()
 
     def full(vector):
@@ -234,6 +239,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                "seed": seed, "sigma": sigma, "start": mean.ravel().tolist(),
                "decisions": None if decisions is None else list(decisions),
                **({"relative_to": relative_to} if relative_to != "fair" else {}),
+               **({"features": int(features)} if features is not None else {}),
                "feature_code": T.feature_code(spec), "version": __version__}
     store = None
     if run_dir is not None:
@@ -439,6 +445,19 @@ DOMINANCE_MARGIN = 0.10
 EXPLOIT_STARTS = ("heuristic", "field")
 
 
+def style_weights(spec) -> dict:
+    """The styles a game declares (``STYLE_WEIGHTS`` in its strategies module): for a built-in
+    of another style than the start weights' heuristic, the weights that play it exactly. A
+    best-response search started there reaches lines near that style, which a search from
+    the heuristic's weights may never reach in a game of rock-paper-scissors styles."""
+    return dict(getattr(T._strategies_module(spec), "STYLE_WEIGHTS", None) or {})
+
+
+def exploit_starts(spec) -> tuple[str, ...]:
+    """Where an exploit search may start: heuristic, field, and the game's styles by name."""
+    return EXPLOIT_STARTS + tuple(style_weights(spec))
+
+
 def field_weights(spec, field, n_seats: int) -> np.ndarray:
     """The weights of a trained field (``trained``, ``trained:FILE`` or a trained Strategy)."""
     from sim.strategy import TRAINED, lookup
@@ -463,18 +482,21 @@ def field_weights(spec, field, n_seats: int) -> np.ndarray:
 def exploit(game: str, rules=None, field: str = "trained", generations: int = 60,
             population: int | None = None, games: int = 300, seed: int = 0, jobs: int = 1,
             run_dir=None, check_games: int = 2000, progress: bool | None = None,
-            start: str = "heuristic", relative_to: str | None = None) -> Exploit:
+            start: str = "heuristic", relative_to: str | None = None,
+            features: int | None = None) -> Exploit:
     """Train one seat against ``field`` at every other seat; re-measure it on fresh seeds.
 
-    start : "heuristic" (the game's START_WEIGHTS: lines a heuristic-like player reaches) or
+    start : "heuristic" (the game's START_WEIGHTS: lines a heuristic-like player reaches),
         "field" (a trained field's own weights: a local search for a profitable deviation,
-        which begins at the field's share rather than below it).
+        which begins at the field's share rather than below it) or the name of a style the
+        game declares (``style_weights``: the weights that play that built-in).
     relative_to : the search's fitness (see ``fitness``); by default "fair" with two players
         and "field" with more, where a field can end most games with no winner: beating the
-        field is then winning more than its seats in the same games, not more than 1/n."""
-    if start not in EXPLOIT_STARTS:
-        raise RunError(f"exploit start {start!r}: choose from {', '.join(EXPLOIT_STARTS)}")
+        field is then winning more than its seats in the same games, not more than 1/n.
+    features : search only the first ``features`` slots (``train``)."""
     spec = get_game(game)
+    if start not in exploit_starts(spec):
+        raise RunError(f"exploit start {start!r}: choose from {', '.join(exploit_starts(spec))}")
     rules = as_rules(spec, rules)
     n = rules.n_seats
     if relative_to is None:
@@ -482,8 +504,9 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
     result = train(spec.name, rules, opponents=[field], generations=generations,
                    population=population, games=games, seed=seed, jobs=jobs, run_dir=run_dir,
                    progress=progress, pool_every=0, check_games=max(200, check_games // 4),
-                   start=field_weights(spec, field, n) if start == "field" else None,
-                   relative_to=relative_to)
+                   start=(field_weights(spec, field, n) if start == "field" else
+                          style_weights(spec).get(start)),
+                   relative_to=relative_to, features=features)
     result.provenance["exploit_start"] = start
     exploiter = result.player("exploiter")
     measured = shares(spec, rules, [exploiter] + [field] * (n - 1), check_games, 2**31 + seed)
@@ -541,7 +564,7 @@ def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,
                    progress=progress, objective=plan.get("objective"),
                    temperature=plan.get("temperature", 0.0), population=plan.get("population"),
                    decisions=plan.get("decisions"), pool_every=plan.get("pool_every", 10),
-                   relative_to=plan.get("relative_to", "fair"))
+                   relative_to=plan.get("relative_to", "fair"), features=plan.get("features"))
     seed = plan.get("seed", 0)
     result = train(game, rules, opponents=plan.get("against"), generations=plan["generations"],
                    seed=seed, sigma=plan.get("sigma", 0.5), run_dir=run_dir, **options)
@@ -552,7 +575,8 @@ def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,
         probe = exploit(game, rules, field=result.player(f"round {k - 1}"),
                         generations=plan.get("exploit_generations", 30),
                         games=plan.get("exploit_games", 200), seed=seed + k - 1, jobs=jobs,
-                        run_dir=None if where is None else where / "exploit", progress=progress)
+                        run_dir=None if where is None else where / "exploit", progress=progress,
+                        features=plan.get("features"))
         rounds.append({"round": k, "exploiter_share": float(probe.measured["share"]),
                        "exploiter_low": float(probe.measured["low"]),
                        "exploiter_high": float(probe.measured["high"])})

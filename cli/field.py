@@ -10,7 +10,7 @@ from sim.errors import BalanceError
 
 
 def add_commands(commands, games: list[str], add_game_arguments, all_cores: int) -> None:
-    from analysis.field import ORACLE_GAMES, ORACLE_GENERATIONS, ORACLE_STARTS
+    from analysis.field import ORACLE_GAMES, ORACLE_GENERATIONS, ORACLE_STARTS, UNDECIDED
 
     from .training import add_dask_argument
 
@@ -36,13 +36,22 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                         f"search (default: the recipe, else {ORACLE_GENERATIONS}, balance exploit's)")
     parser.add_argument("--oracle-games", type=int, help="games per table per candidate of each "
                         f"search (default: the recipe, else {ORACLE_GAMES})")
+    parser.add_argument("--response-budget", type=int, nargs=2, metavar=("GENERATIONS", "GAMES"),
+                        help="a smaller budget for the iterations' own best responses (the "
+                        "final measure keeps --oracle-generations x --oracle-games); default: "
+                        "the recipe, else the same as the final's")
     parser.add_argument("--table-games", type=int, help="games per pair of members in the "
                         "meta-game's table (default: the recipe, else 2000)")
-    parser.add_argument("--oracle-starts", nargs="+", choices=ORACLE_STARTS, metavar="START",
+    parser.add_argument("--oracle-starts", nargs="+", metavar="START",
                         help="where each best-response search starts: heuristic (the game's "
-                             "start weights), field (the mixture's most probable policy); the "
-                             "iterations take them in turn and the final measure runs every one "
-                             f"(default: the recipe, else {' '.join(ORACLE_STARTS)})")
+                             "start weights), field (the mixture's most probable policy), a "
+                             "style the game declares by name (Sunzi: reserve) or styles (every "
+                             "one); the iterations take them in turn and the final measure runs "
+                             f"every one (default: the recipe, else {' '.join(ORACLE_STARTS)})")
+    parser.add_argument("--undecided", choices=UNDECIDED, help="what a game nobody wins counts "
+                        "for: apart (shares of the decided games) or loss (lost by every seat: "
+                        "win probabilities over all games, and the oracle maximises its own); "
+                        "default: the recipe (with --check, the file's), else apart")
     parser.add_argument("--check-games", type=int, default=4000, help="fresh games that "
                         "re-measure each best response (default 4000)")
     parser.add_argument("--seed", type=int, help="master seed (default: the recipe, else 0)")
@@ -105,15 +114,17 @@ def _run_field(args) -> int:
     plan = field_recipe(spec.name, rules.n_seats) or {}
     settings = {name: getattr(args, name) if getattr(args, name) is not None else plan.get(name)
                 for name in ("iterations", "oracle_generations", "oracle_games", "table_games",
-                             "seed", "oracle_starts")}
+                             "seed", "oracle_starts", "undecided", "response_budget")}
     settings = {k: v for k, v in settings.items() if v is not None}
     if "oracle_starts" in settings:
         settings["oracle_starts"] = tuple(settings["oracle_starts"])
     if args.check is not None:
+        if args.undecided is None:  # as the file was built, not as today's recipe says
+            settings.pop("undecided", None)
         result = measure_field(spec.name, rules, args.check, jobs=args.jobs,
                                check_games=args.check_games, progress=not args.no_progress,
-                               **{k: v for k, v in settings.items() if k != "iterations"
-                                  and k != "table_games"})
+                               **{k: v for k, v in settings.items() if k not in (
+                                   "iterations", "table_games", "response_budget")})
         print(json.dumps(result, indent=1))
         return 0
     out = args.out or Path("fields") / f"{spec.name}-{rules.n_seats}p.field.json"

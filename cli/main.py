@@ -356,7 +356,8 @@ def strong_text(spec) -> str:
                     + str(path.relative_to(root) if path.is_relative_to(root) else path)
                     + ("" if share is None else f" (best response found: {share:.1%}"
                        + (f" against the field seats' {measured['field_share']:.1%}"
-                          if measured.get("field_share") is not None else "") + ")"))
+                          if measured.get("field_share") is not None else "")
+                       + (" of all games" if measured.get("undecided") == "loss" else "") + ")"))
     return ("strong       the strong field: a population of policies and an equilibrium mixture "
             "(PSRO, docs/training.md), one member drawn per game and seat: -s strong seats the "
             f"shipped field, -s strong:FILE one that `balance field {spec.name}` wrote\n"

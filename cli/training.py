@@ -52,11 +52,12 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     _training_arguments(exploit, all_cores)
     exploit.add_argument("--field", default="trained",
                          help="the strategy at every other seat (default: trained)")
-    exploit.add_argument("--start", choices=("heuristic", "field"), default="heuristic",
+    exploit.add_argument("--start", default="heuristic",
                          help="where the searching seat's weights start: the game's heuristic "
-                         "(default; finds lines a heuristic-like player reaches) or, for a "
+                         "(default; finds lines a heuristic-like player reaches); field: for a "
                          "trained field, the field's own weights (a local search for a "
-                         "profitable deviation from the field's play)")
+                         "profitable deviation from the field's play); or a style the game "
+                         "declares (Sunzi: reserve), the weights that play that built-in")
     exploit.add_argument("--out", type=Path, help="folder for the exploit's files "
                          "(default exploit/GAME-Np)")
     exploit.add_argument("--record", action="store_true",

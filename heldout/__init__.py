@@ -11,16 +11,22 @@ anything. That is why they live here, outside the ``strategies`` package and out
 installed packages (run them from the repository root), and why they were written from
 ``shared/rules/`` without copying the built-in heuristics.
 
-- ``heldout.sunzi``: Sunzi / Dynasties players (``PLAYERS``).
+- ``heldout.sunzi``: Sunzi / Dynasties players (``PLAYERS``: concentrate, spread, builder,
+  mixer, attrition).
 - ``heldout.shuojian``: Shuo Jian players (``PLAYERS``).
 - ``heldout.samurai``: Samurai Sword players (``PLAYERS``, 3 to 7 players).
 - ``heldout.measure``: a strategy's share against every one of them, rotated seats, Wilson
   intervals: ``python -m heldout.measure sunzi trained``; with more than two players one
   held-out seat among the strategy's seats, next to the field's share:
   ``python -m heldout.measure samurai strong --players 5``.
+- ``heldout.tune``: the reviewers' check, a random search over one held-out player's knobs
+  against a strategy, the best setting re-measured on fresh games:
+  ``python -m heldout.tune sunzi trained --player concentrate --settings 150 --games 1000``.
 
 Each player is a user strategy (a ``numba.njit`` function with the engine's signature), so it
 also sits at any table: ``balance simulate sunzi -s heldout/sunzi.py:concentrate -s trained``.
 Its knobs are ``params``: each one shifts a setting from its default, so all zeros (what a seat
-from the command line gets) is the player as described.
+from the command line gets) is the player as described. Each module's ``KNOBS`` gives every
+player's search range per knob, for ``heldout.tune``. Tuning a held-out player against a field
+measures the field; a tuned setting still never becomes anything's training opponent.
 """

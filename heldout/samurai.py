@@ -30,7 +30,7 @@ params[0] + max resilience: Breathing is played at or below it; params[1] (defau
 Daimyo are kept once some player is down to this honour; params[2] + 1: Parries kept before
 one is spent on a Battle Cry; params[3] + 1: the honour that makes the Ronin's game "late";
 params[4], params[5]: added to the prior enemy-ness of an unknown seat for the Shogun's team
-(0.5) and for a Ninja (0.2).
+(0.5) and for a Ninja (0.2). ``KNOBS`` gives each knob's search range for ``heldout.tune``.
 
 The defaults were set from the rules, then checked once on a handful of knob settings (2,000
 games each, 3/5/7 players, a seed apart from heldout.measure's) against the strong fields:
@@ -330,4 +330,16 @@ PLAYERS = {
                         doc="reads the public harm matrix for sides: hits the Shogun's enemies "
                             "(or the Shogun, as a Ninja), parries, draws early, breathes when "
                             "low"),
+}
+
+# Search ranges of the knobs for heldout.tune: one (lo, hi) per params index, the value added
+# to the default, each range holding 0 (the player as described). The counts are read with
+# int(), which truncates towards zero, so (-4, 1) gives -3 .. 0.
+KNOBS = {
+    "avenger": [(-4.0, 1.0),          # Breathing at max resilience -3 .. max
+                (0.0, 4.0),           # keep Daimyo once someone is at 0 (never) .. 3 honour
+                (-1.0, 3.0),          # Parries kept before a Battle Cry parry: 1 .. 3
+                (-1.0, 3.0),          # the Ronin's "late" honour: 1 .. 3
+                (-1.0, 1.0),          # Shogun's team: prior enemy-ness -0.5 .. 1.5
+                (-1.0, 1.0)],         # Ninja: prior enemy-ness -0.8 .. 1.2
 }

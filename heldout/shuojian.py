@@ -16,7 +16,8 @@ heldout/__init__.py). Rule ids SJ-n and OP-n are the brief's.
   first time a Slash comes.
 
 Knobs (``params``): params[i] is added to knob i's default, so all zeros is the player as
-described (a seat from the command line gets zeros). ``PLAYERS`` seats them with their names.
+described (a seat from the command line gets zeros). ``PLAYERS`` seats them with their names;
+``KNOBS`` gives each knob's search range for ``heldout.tune``.
 """
 import numpy as np
 from numba import njit
@@ -313,4 +314,15 @@ PLAYERS = {
     "aggressor": Strategy("heldout-aggressor", fn=aggressor,
                           doc="sheds two cards a play, harshest numbers first; follows up every "
                               "pass; Counter-kills at once"),
+}
+
+# Search ranges of each player's knobs for heldout.tune: one (lo, hi) per params index, the
+# value added to the default, each range holding 0 (the player as described) and spanning the
+# values where the knob changes a decision (the chances compared with it lie in 0..1).
+KNOBS = {
+    "tracker": [(-0.2, 0.2),          # worth of a card shed: -0.22 .. 0.18 against P(stuck)
+                (-0.3, 0.6),          # guess chance earning a Counter-kill: 0.04 .. 0.94
+                (-1.0, 0.0),          # Thrust below this P(no Counter-kill): never .. always
+                (-0.1, 0.4)],         # worth of each card the opponent takes: 0 .. 0.5
+    "aggressor": [(-100.0, 150.0)],   # weight of a card shed: 0 .. 250 (room to reply: 0..198)
 }

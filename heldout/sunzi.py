@@ -12,9 +12,24 @@ against: see heldout/__init__.py). Rule ids SZ-n are the brief's.
 - ``builder``: markers first: every round its yellow 6 goes where a marker (SZ-15, never removed)
   is worth most, its strong cards go to the regions it can still take, and it keeps armies in
   supply (removing rather than placing, SZ-10), which also breaks a central tie (SZ-20).
+- ``mixer``: a Blotto player that cannot be read: every round it draws at random which regions
+  to fight for (a region worth more at the coming scoring is likelier) and which to cede with its
+  weakest cards, and which white cards to spend (mostly at scorings, now and then in a quiet
+  round); the +1 (wins by 1 whatever it meets, SZ-11) goes where the opponent's best card is
+  expected, the -1 (loses by just 1) on a ceded region.
+- ``attrition``: spends a white card in each of the first rounds to win armies, removing the
+  opponent's (they leave the game, SZ-10), while the opponent saves its own; then defends: it
+  reads the opponent's remaining strength from its used cards (public, S.GONE) and deck count,
+  calls a lead safe once it is more than those cards can swing by the scoring, and fights only
+  where the margin is still open.
+
+``mixer`` and ``attrition`` were written later, from the rules brief and the observation API
+only; their defaults were set from the rules and then checked on a few settings against
+``counter`` and ``random`` (never against the trained policy or a field).
 
 Knobs (``params``): params[i] is added to knob i's default, so all zeros is the player as
-described (a seat from the command line gets zeros). ``PLAYERS`` seats them with their names.
+described (a seat from the command line gets zeros). ``PLAYERS`` seats them with their names;
+``KNOBS`` gives each knob's search range for ``heldout.tune``.
 """
 import numpy as np
 from numba import njit
@@ -22,8 +37,9 @@ from numba import njit
 from sim.bits import popcount
 from sim.rng import rand_unit
 from sim.strategy import Strategy
-from sim.sunzi.layout import (AUX_MARCH_TO, CARD, D, H, N_ACTIONS, N_ROUNDS, P, PASS, POWER, RG,
-                              S, SCORING_EVERY, WHITE, region_at, seat_at)
+from sim.sunzi.layout import (AUX_MARCH_TO, CARD, DECK_ADVANCED, DECK_BASIC, D, H, N_ACTIONS,
+                              N_ROUNDS, P, PASS, POWER, RG, S, SCORING_EVERY, WHITE, region_at,
+                              seat_at)
 
 jit = njit  # not cached: a file seated as FILE.py:FUNCTION loads under another module name
 
@@ -429,6 +445,419 @@ def move_six_to_marker(pub, mine, seat, packed, later):
     return packed | (CARD.Y6 << (4 * target)) | (other << (4 * at))
 
 
+# --- mixer and attrition ---------------------------------------------------------------------
+# Written later and apart from the three players above (only from the rules brief and the
+# observation API), sharing with them only the helpers that read a rule off the board (held,
+# scoring_index, rounds_left_to_scoring, own_cards): their reading of what matters is their own.
+
+MIX_ROUND, MIX_PLAN = 2, 3                                        # mine[H.MEMORY + ...]
+WHITES = sum(1 << c for c in range(CARD.W7, CARD.PLUS1 + 1))      # 7-10 and +1: the punches
+
+
+@jit
+def margin_at(pub, r, seat):
+    """My control margin in region r (SZ-18: armies plus markers, mine minus theirs)."""
+    return held(pub, r, seat) - held(pub, r, 1 - seat)
+
+
+@jit
+def tiles_ahead(pub, r, later):
+    """Region r's tile at the coming scoring plus ``later`` times each later one (SZ-18)."""
+    k = scoring_index(pub)
+    worth = float(pub[region_at(r, RG.TILE + k)])
+    for j in range(k + 1, 3):
+        worth += later * pub[region_at(r, RG.TILE + j)]
+    return worth
+
+
+@jit
+def punch(c):
+    """What a card adds to a region's margin against an average yellow (3.5), SZ-9 / SZ-11: a
+    number by its value; the +1 wins by 1 whatever it meets, worth a strong number; the -1
+    loses by just 1, worth little as a punch; the Plague none."""
+    if c <= CARD.W10:
+        return c + 1.0 - 3.5
+    if c == CARD.PLUS1:
+        return 4.0
+    if c == CARD.MINUS1:
+        return -1.0
+    return -3.5
+
+
+@jit
+def live_punch(pub, seat, deck):
+    """The opponent's reach beyond its yellows (SZ-6, SZ-13): of its deck cards not yet gone
+    (public, S.GONE), it holds as many as are neither gone nor left in its deck; assume the
+    strongest of them (it keeps the better card it draws). Returns the sum of their punches."""
+    opp = 1 - seat
+    live = deck & ~pub[seat_at(opp, S.GONE)]
+    holding = popcount(live) - pub[seat_at(opp, S.DECK)]
+    total = 0.0
+    for i in range(max(holding, 0)):
+        best, pick = -1e9, -1
+        for c in range(CARD.LEADER):
+            if (live >> c) & 1 and punch(c) > best:
+                best, pick = punch(c), c
+        if pick < 0:
+            break
+        live &= ~(1 << pick)
+        total += max(best, 0.0)
+    return total
+
+
+@jit
+def by_rank(values, count):
+    """Indices 0..count-1 sorted by values, largest first (count is at most 6: insertion)."""
+    order = np.arange(count)
+    for i in range(1, count):
+        j = i
+        while j > 0 and values[order[j]] > values[order[j - 1]]:
+            order[j], order[j - 1] = order[j - 1], order[j]
+            j -= 1
+    return order
+
+
+@jit
+def pick_best_card(cards):
+    """The card of the bitmask with the largest punch (-1 if none)."""
+    best, pick = -1e9, -1
+    for c in range(CARD.LEADER):
+        if (cards >> c) & 1 and punch(c) > best:
+            best, pick = punch(c), c
+    return pick
+
+
+@jit
+def pick_worst_card(cards):
+    """The card of the bitmask with the smallest punch, the Plague never (-1 if none)."""
+    best, pick = 1e9, -1
+    for c in range(CARD.LEADER):
+        if c != CARD.PLAGUE and (cards >> c) & 1 and punch(c) < best:
+            best, pick = punch(c), c
+    return pick
+
+
+@jit
+def fill_yellows(cards, chosen, need, keep_one):
+    """Add ``need`` yellows to ``chosen``, from the 6 down; anything else left if the yellows
+    run out. With ``keep_one`` and all five slots for yellows, the 1 goes in for the 2: one point
+    of strength for an extra card (SZ-14); with fewer slots it would cost more."""
+    if keep_one and need >= 5 and (cards >> CARD.Y1) & 1 and not (chosen >> CARD.Y1) & 1:
+        chosen |= 1 << CARD.Y1
+        need -= 1
+    for c in range(CARD.Y6, -1, -1):
+        if need > 0 and (cards >> c) & 1 and not (chosen >> c) & 1:
+            chosen |= 1 << c
+            need -= 1
+    while need > 0:
+        c = pick_best_card(cards & ~chosen & ~(1 << CARD.PLAGUE))
+        if c < 0:
+            break
+        chosen |= 1 << c
+        need -= 1
+    return chosen
+
+
+@jit
+def draws_left(pub, seat):
+    """Is the yellow 1's extra card (SZ-14) worth a point now: a quiet round (not one that
+    scores) with at least two cards left in my deck to choose from."""
+    return pub[P.ROUND] % SCORING_EVERY != 0 and pub[seat_at(seat, S.DECK)] >= 2
+
+
+@jit
+def plague_target(pub, seat, worth, gap):
+    """SZ-11: a Plague halves both sides' armies; where the opponent's armies outnumber mine by
+    ``gap`` or more, it takes more from them. The region where that pays most, or -1."""
+    best, pick = 0.0, -1
+    for r in range(pub[P.N_REGIONS]):
+        theirs = pub[region_at(r, RG.ARMIES + 1 - seat)]
+        excess = theirs - pub[region_at(r, RG.ARMIES + seat)]
+        if excess >= gap and theirs >= 2 and worth[r] * excess > best:
+            best, pick = worth[r] * excess, r
+    return pick
+
+
+@jit
+def pack(plan, n):
+    packed = 0
+    for r in range(n):
+        packed |= (plan[r] if plan[r] >= 0 else NO_CARD) << (4 * r)
+    return packed
+
+
+@jit
+def deal_out(plan, chosen, contest, n_contest, cede, n_cede, plus_first):
+    """Place the chosen cards: strongest to the contested regions in their order, weakest to the
+    ceded ones; the +1 (wins by 1 even against a 10, SZ-11) and the -1 (loses by only 1) go where
+    the opponent's strongest card is expected, the first contested / first ceded region."""
+    if plus_first and n_contest > 0 and (chosen >> CARD.PLUS1) & 1:
+        plan[contest[0]] = CARD.PLUS1
+        chosen &= ~(1 << CARD.PLUS1)
+    if n_cede > 0 and (chosen >> CARD.MINUS1) & 1:
+        plan[cede[0]] = CARD.MINUS1
+        chosen &= ~(1 << CARD.MINUS1)
+    for i in range(n_contest):
+        if plan[contest[i]] < 0:
+            c = pick_best_card(chosen)
+            if c < 0:
+                break
+            plan[contest[i]] = c
+            chosen &= ~(1 << c)
+    for i in range(n_cede):
+        if plan[cede[i]] < 0:
+            c = pick_worst_card(chosen)
+            if c < 0:
+                c = pick_best_card(chosen)
+            if c < 0:
+                break
+            plan[cede[i]] = c
+            chosen &= ~(1 << c)
+
+
+@jit
+def mixer_plan(pub, mine, seat, rng, contest_base, tilt, spend_scoring, spend_quiet,
+               later, minus_chance, gap):
+    """A mixed allocation (SZ-7), packed 4 bits a region: each region is contested at random,
+    more likely the more it is worth now; each white card is spent at random (more likely in a
+    scoring round, always in the last); contested regions get the strong cards."""
+    n = pub[P.N_REGIONS]
+    cards = own_cards(mine, n)
+    scoring = pub[P.ROUND] % SCORING_EVERY == 0
+    last = pub[P.ROUND] >= N_ROUNDS
+    swing = 4.0 * rounds_left_to_scoring(pub)
+    worth = np.empty(n)
+    mean = 0.0
+    for r in range(n):
+        # a region one side holds by more than the rounds left can swing matters less
+        worth[r] = tiles_ahead(pub, r, later) * max(0.2, 1.0 - abs(margin_at(pub, r, seat)) / swing)
+        mean += worth[r] / n
+    plan = np.full(n, -1, np.int64)
+    free = n
+    if (cards >> CARD.PLAGUE) & 1:
+        r = plague_target(pub, seat, worth, gap)
+        if r >= 0:
+            plan[r] = CARD.PLAGUE
+            free -= 1
+    cards &= ~(1 << CARD.PLAGUE)
+    # the coin flips, with a jitter on each region's rank so that equal regions are mixed too
+    contest = np.empty(n, np.int64)
+    cede = np.empty(n, np.int64)
+    key = np.empty(n)
+    for r in range(n):
+        key[r] = worth[r] * (0.5 + rand_unit(rng, 0))
+    n_contest, n_cede = 0, 0
+    for i in by_rank(key, n):
+        if plan[i] >= 0:
+            continue
+        chance = min(max(contest_base + tilt * (worth[i] / max(mean, 1e-9) - 1.0), 0.05), 0.95)
+        if rand_unit(rng, 0) < chance:
+            contest[n_contest] = i
+            n_contest += 1
+        else:
+            cede[n_cede] = i
+            n_cede += 1
+    rate = 1.0 if last else (spend_scoring if scoring else spend_quiet)
+    chosen = 0
+    for c in range(CARD.W7, CARD.PLUS1 + 1):
+        room = popcount(chosen) < min(n_contest, free)
+        if (cards >> c) & 1 and room and rand_unit(rng, 0) < rate:
+            chosen |= 1 << c
+    if (cards >> CARD.MINUS1) & 1 and n_cede > 0 and (last or rand_unit(rng, 0) < minus_chance):
+        chosen |= 1 << CARD.MINUS1
+    chosen = fill_yellows(cards, chosen, free - popcount(chosen), draws_left(pub, seat))
+    deal_out(plan, chosen, contest, n_contest, cede, n_cede, True)
+    return pack(plan, n)
+
+
+@jit
+def attrition_plan(pub, mine, seat, early, early_rate, caution, later, gap, cut):
+    """Early rounds: spend white cards to win armies (removing the opponent's, SZ-10) while it
+    saves its own; later: defend. Each region's need is its tiles ahead times how far its margin
+    is from settled, settled meaning beyond what the opponent's remaining cards (read from its
+    used ones, S.GONE) or mine can swing by the scoring. Packed 4 bits a region."""
+    n = pub[P.N_REGIONS]
+    cards = own_cards(mine, n)
+    rnd = pub[P.ROUND]
+    scoring = rnd % SCORING_EVERY == 0
+    last = rnd >= N_ROUNDS
+    rounds = rounds_left_to_scoring(pub)
+    deck = DECK_ADVANCED if pub[P.ADVANCED] else DECK_BASIC
+    theirs = caution * (2.5 * rounds + live_punch(pub, seat, deck))
+    mine_reach = 2.5 * rounds
+    for c in range(CARD.W7, CARD.PLUS1 + 1):
+        if (cards >> c) & 1:
+            mine_reach += max(punch(c), 0.0)
+    need = np.empty(n)
+    for r in range(n):
+        m = margin_at(pub, r, seat)
+        reach = theirs if m >= 0 else mine_reach
+        need[r] = tiles_ahead(pub, r, later) * max(0.0, 1.0 - abs(m) / max(reach, 1.0))
+    plan = np.full(n, -1, np.int64)
+    free = n
+    if (cards >> CARD.PLAGUE) & 1:
+        r = plague_target(pub, seat, need, gap)
+        if r >= 0:
+            plan[r] = CARD.PLAGUE
+            free -= 1
+    cards &= ~(1 << CARD.PLAGUE)
+    order = by_rank(need, n)
+    contest = np.empty(n, np.int64)
+    cede = np.empty(n, np.int64)
+    n_contest, n_cede = 0, 0
+    for i in order:
+        if plan[i] >= 0:
+            continue
+        if need[i] > cut * need[order[0]] and need[i] > 0.0:
+            contest[n_contest] = i
+            n_contest += 1
+        else:
+            cede[n_cede] = i
+            n_cede += 1
+    whites = popcount(cards & WHITES)
+    if last:
+        spend = whites
+    elif rnd <= early:
+        spend = int(np.ceil(whites * early_rate - 1e-9))
+    elif scoring:
+        spend = n_contest
+    else:
+        spend = 0
+    # early, every region is a fight: armies won now stay on the map (SZ-10)
+    if rnd <= early:
+        n_contest, n_cede = 0, 0
+        for i in order:
+            if plan[i] >= 0:
+                continue
+            contest[n_contest] = i
+            n_contest += 1
+    spend = min(spend, free, n_contest)
+    chosen = 0
+    for i in range(spend):
+        chosen |= 1 << pick_best_card(cards & WHITES & ~chosen)
+    if (cards >> CARD.MINUS1) & 1 and n_cede > 0 and (scoring or last):
+        chosen |= 1 << CARD.MINUS1
+    chosen = fill_yellows(cards, chosen, free - popcount(chosen), draws_left(pub, seat))
+    deal_out(plan, chosen, contest, n_contest, cede, n_cede, rnd > early)
+    return pack(plan, n)
+
+
+@jit
+def from_plan(pub, legal, packed):
+    """This region's planned card, else the legal card with the largest punch."""
+    c = (packed >> (4 * pub[P.REGION])) & 15
+    if c < N_ACTIONS and legal[c]:
+        return c
+    best, pick = -1e9, -1
+    for a in range(CARD.LEADER):
+        if legal[a] and punch(a) > best:
+            best, pick = punch(a), a
+    return pick if pick >= 0 else any_legal(legal)
+
+
+@jit
+def any_legal(legal):
+    for a in range(legal.shape[0]):
+        if legal[a]:
+            return a
+    return -1
+
+
+@jit
+def answer_rest(decision, seat, pub, legal, later):
+    """Every decision but placement, read from the rules alone."""
+    n = pub[P.N_REGIONS]
+    if decision == D.SPLIT:  # SZ-10: removed armies leave the game, placed ones cost my supply
+        for a in range(N_ACTIONS - 1, -1, -1):
+            if legal[a]:
+                return a
+    if decision == D.KEEP:  # SZ-13: the leader card (a power, OP-9), else the best punch
+        if legal[CARD.LEADER]:
+            return CARD.LEADER
+        best, pick = -1e9, -1
+        for c in range(CARD.LEADER):
+            if legal[c]:
+                v = 1.0 if c == CARD.PLAGUE else punch(c)
+                if v > best:
+                    best, pick = v, c
+        if pick >= 0:
+            return pick
+    if decision == D.SIX:  # SZ-15: a marker is control that battle never removes
+        if legal[1] and (pub[seat_at(seat, S.SUPPLY)] > 0
+                         or tiles_ahead(pub, pub[P.REGION], later) >= 3.0):
+            return 1
+        return 0 if legal[0] else 1
+    if decision == D.ORDER or decision == D.SOURCE or decision == D.TARGET:
+        # ORDER (SZ-8): my supply covers the first regions, so the most valuable first. SOURCE
+        # (SZ-12): an army from where it changes least: a big lead, or a region worth little.
+        # TARGET: a leader power where the region is worth most.
+        best, pick = -1e18, -1
+        for r in range(n):
+            if legal[r]:
+                worth = tiles_ahead(pub, r, later)
+                if decision == D.SOURCE:
+                    m = margin_at(pub, r, seat)
+                    v = (m - 1.0) if m > 1 else -worth - (10.0 if m == 1 else 0.0)
+                else:
+                    v = worth
+                if v > best:
+                    best, pick = v, r
+        if pick >= 0:
+            return pick
+        if legal[PASS]:
+            return PASS
+    if decision == D.BUY:  # SZ-2: only the -1, the card worth least, goes for an army
+        return CARD.MINUS1 if legal[CARD.MINUS1] else (PASS if legal[PASS] else any_legal(legal))
+    if decision == D.POWER:  # a once-a-game power unused is wasted
+        return 1 if legal[1] else any_legal(legal)
+    return any_legal(legal)
+
+
+@jit
+def mixer(decision, seat, obs, legal, params, rng):
+    """A mixed allocation every round: which regions to fight for and which to cede, and which
+    white cards to spend, are drawn at random (a Blotto player that cannot be read), weighted by
+    what each region is worth now.
+
+    params (added to defaults): 0 chance to contest a region of average worth (0.8), 1 how much
+    a region's worth tilts that chance (0.5), 2 chance to spend each white card in a scoring
+    round (0.8), 3 the same in a quiet round (0.1: a bluff now and then), 4 later tiles' weight
+    (0: the coming scoring only), 5 chance to cede with the -1 outside the last round (0.5),
+    6 the opponent's army excess that earns a Plague (3)."""
+    pub, mine = obs.pub, obs.mine
+    later = max(params[4], 0.0)
+    if decision == D.PLACE:
+        if mine[H.MEMORY + MIX_ROUND] != pub[P.ROUND]:
+            mine[H.MEMORY + MIX_ROUND] = pub[P.ROUND]
+            mine[H.MEMORY + MIX_PLAN] = mixer_plan(
+                pub, mine, seat, rng, 0.8 + params[0], 0.5 + params[1], 0.8 + params[2],
+                0.1 + params[3], later, 0.5 + params[5], 3.0 + params[6])
+        return from_plan(pub, legal, mine[H.MEMORY + MIX_PLAN])
+    return answer_rest(decision, seat, pub, legal, later)
+
+
+@jit
+def attrition(decision, seat, obs, legal, params, rng):
+    """Spends its white cards early to win armies while the opponent saves its own, then
+    defends its leads, reading the opponent's remaining strength from its used cards.
+
+    params (added to defaults): 0 rounds of early spending (3), 1 share of the white cards held
+    spent in each early round (0.25: one of four), 2 caution: the opponent's reach is
+    multiplied by 1 + this, 3 later tiles' weight (0.5), 4 the opponent's army excess that
+    earns a Plague (3), 5 a region is fought for if its need is above this share of the
+    neediest region's (0.3)."""
+    pub, mine = obs.pub, obs.mine
+    later = 0.5 + params[3]
+    if decision == D.PLACE:
+        if mine[H.MEMORY + MIX_ROUND] != pub[P.ROUND]:
+            mine[H.MEMORY + MIX_ROUND] = pub[P.ROUND]
+            mine[H.MEMORY + MIX_PLAN] = attrition_plan(
+                pub, mine, seat, 3.0 + params[0], 0.25 + params[1], max(1.0 + params[2], 0.1),
+                later, 3.0 + params[4], 0.3 + params[5])
+        return from_plan(pub, legal, mine[H.MEMORY + MIX_PLAN])
+    return answer_rest(decision, seat, pub, legal, later)
+
+
 PLAYERS = {
     "concentrate": Strategy("heldout-concentrate", fn=concentrate,
                             doc="strongest cards where the coming scoring pays most; whites saved "
@@ -439,4 +868,45 @@ PLAYERS = {
     "builder": Strategy("heldout-builder", fn=builder,
                         doc="markers where they pay most, strong cards where it can still win, "
                             "armies kept in supply"),
+    "mixer": Strategy("heldout-mixer", fn=mixer,
+                      doc="a mixed allocation each round: which regions to fight for and which "
+                          "whites to spend drawn at random, weighted by worth"),
+    "attrition": Strategy("heldout-attrition", fn=attrition,
+                          doc="spends whites early to win armies, then defends its leads against "
+                              "the opponent's remaining cards (read from its used ones)"),
+}
+
+# Search ranges of each player's knobs for heldout.tune: one (lo, hi) per params index, the
+# value added to the default, each range holding 0 (the player as described) and spanning the
+# sensible settings around it (a weight from 0 up, a share of cards from none to all, a count
+# from 0 to a few; a knob read as a yes/no by a threshold covers both sides of it).
+KNOBS = {
+    "concentrate": [(-0.35, 0.65),    # later tiles' weight: 0 .. 1
+                    (-3.0, 4.0),      # armies a round swings: 1 .. 8
+                    (-0.34, 0.5),     # strong cards spent at scorings 1-2: 0 .. 0.84 / 0.16 .. 1
+                    (-3.0, 3.0),      # Plague lead: 0 .. 6
+                    (-1.0, 0.0),      # yellow 1 outside scorings: yes above -0.5
+                    (0.0, 3.0)],      # strong cards in a quiet round: 0, 1, 2
+    "spread": [(-0.2, 0.5),           # chance of a concentrated round: 0 .. 0.7
+               (-1.0, 2.0),           # regions ceded: 0, 1, 2
+               (-0.5, 0.33),          # strong cards spent at scorings 1-2: 0 .. 0.83 / 0.17 .. 1
+               (-2.0, 4.0),           # Plague lead: 0 .. 6
+               (-2.0, 3.0),           # strong cards held before a quiet spend: 1 .. 5
+               (0.0, 1.0)],           # cede with a yellow: yes above 0.5
+    "builder": [(-0.8, 1.0),          # later tiles' weight: 0.2 .. 2
+                (-2.0, 5.0),          # armies a round swings: 1 .. 8
+                (-0.5, 0.5)],         # strong cards spent at scorings 1-2: 0 .. 1
+    "mixer": [(-0.6, 0.2),            # chance to contest an average region: 0.2 .. 1
+              (-0.5, 1.0),            # tilt of that chance by worth: 0 .. 1.5
+              (-0.6, 0.2),            # chance to spend a white at a scoring: 0.2 .. 1
+              (-0.1, 0.4),            # the same in a quiet round: 0 .. 0.5
+              (0.0, 1.0),             # later tiles' weight: 0 .. 1
+              (-0.5, 0.5),            # chance to cede with the -1: 0 .. 1
+              (-3.0, 4.0)],           # Plague excess: 0 .. 7
+    "attrition": [(-3.0, 3.0),        # rounds of early spending: 0 .. 6
+                  (-0.25, 0.75),      # share of whites spent each early round: 0 .. 1
+                  (-0.5, 1.0),        # caution, the opponent's reach times 0.5 .. 2
+                  (-0.5, 0.5),        # later tiles' weight: 0 .. 1
+                  (-3.0, 4.0),        # Plague excess: 0 .. 7
+                  (-0.3, 0.5)],       # need, as a share of the neediest, to fight: 0 .. 0.8
 }

@@ -42,7 +42,8 @@ from sim.strategy import script as sim_script
 from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, D, H, N_ACTIONS, N_STRATEGY_PARAMS,
                               P, PASS, POWER, RG, S, SCORING_EVERY, region_at, seat_at)
 
-GREEDY, COUNTER = 1, 2
+GREEDY, COUNTER, RESERVE = 1, 2, 3
+STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # Built-ins allocate nothing, so they run without reference counting like the kernel.
 jit = njit(cache=True, _nrt=False)
@@ -111,13 +112,14 @@ def strength(c):
 
 
 @inline
-def selection(c, scoring):
+def selection(c, scoring, spent):
     """Which cards to play this round: yellows always; whites only in scoring rounds (saved for
-    them); the yellow 1 outside scoring rounds for its extra draw (SZ-14); -1 and Plague never
-    (the counter strategy places those itself)."""
+    them) and only the ``spent`` ones (reserve keeps some for the later scorings); the yellow 1
+    outside scoring rounds for its extra draw (SZ-14); -1 and Plague never (the counter strategy
+    places those itself)."""
     if c == CARD.Y1 and not scoring:
         return 6.5
-    if c >= CARD.W7 and not scoring:
+    if c >= CARD.W7 and (not scoring or not spent):
         return -1.0
     if c == CARD.MINUS1 or c == CARD.PLAGUE or c == CARD.LEADER:
         return -1.0
@@ -125,7 +127,37 @@ def selection(c, scoring):
 
 
 @jit
-def plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter):
+def strong_spend(pub, hand, reserve):
+    """How many strong cards (7-10, +1..+3) a scoring round spends: all of them at the last
+    scoring (round 9) or when ``reserve`` >= 1; otherwise that share of them, rounded up, so the
+    rest meet an opponent who spent everything at the earlier scoring."""
+    held = popcount(hand & STRONG)
+    if reserve >= 1.0 or pub[P.ROUND] >= 3 * SCORING_EVERY:
+        return held
+    return int(np.ceil(held * max(reserve, 0.0) - 1e-9))
+
+
+@jit
+def spent_mask(hand, spend):
+    """The ``spend`` strongest strong cards of ``hand`` as a bitmask (ties broken by card id):
+    computed once a call, so that the plan's card ranking stays quadratic in the cards."""
+    strong, mask = hand & STRONG, 0
+    if spend >= popcount(strong):   # counter and greedy: every one
+        return strong
+    for c in range(CARD.LEADER):
+        if (strong >> c) & 1:
+            rank = 0
+            for d in range(CARD.LEADER):
+                if d != c and (strong >> d) & 1 and (strength(d) > strength(c) or (
+                        strength(d) == strength(c) and d > c)):
+                    rank += 1
+            if rank < spend:
+                mask |= 1 << c
+    return mask
+
+
+@jit
+def plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter, reserve):
     """Card for region r in this round's plan: the strongest chosen cards on the regions that
     matter most. The plan depends only on the board and the hand before placement, so every
     call of one round agrees with the others."""
@@ -144,6 +176,7 @@ def plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter):
     if minus_r >= 0:
         hand &= ~(1 << CARD.MINUS1)
     slots = n - (1 if plague_r >= 0 else 0) - (1 if minus_r >= 0 else 0)
+    spent = spent_mask(hand, strong_spend(pub, hand, reserve))
     chosen = 0
     for c in range(CARD.LEADER):  # the `slots` cards with the best selection score
         if (hand >> c) & 1 == 0:
@@ -151,8 +184,9 @@ def plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter):
         better = 0
         for d in range(CARD.LEADER):
             if d != c and (hand >> d) & 1 == 1:
-                if selection(d, scoring) > selection(c, scoring) or (
-                        selection(d, scoring) == selection(c, scoring) and d > c):
+                sd = selection(d, scoring, (spent >> d) & 1)
+                sc = selection(c, scoring, (spent >> c) & 1)
+                if sd > sc or (sd == sc and d > c):
                     better += 1
         if better < slots:
             chosen |= 1 << c
@@ -212,12 +246,14 @@ def keep_value(c, counter):
 
 
 @jit
-def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter):
-    """GREEDY and COUNTER: everything but placement is the same sensible play.
+def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, reserve=1.0):
+    """GREEDY, COUNTER and RESERVE: everything but placement is the same sensible play.
 
     leader (params[0]): leader to choose in warlord mode (0..3 = a..d; < 0: random).
     jitter (params[1]): jitter added to region priorities when placing (a fixed random number in
     [0, jitter) per region and round), so that two copies do not mirror each other.
+    reserve (params[2], RESERVE only): the share of its strong cards a scoring round before the
+    last spends (strong_spend); 1 spends them all, as counter does.
     """
     opp = 1 - seat
     n = pub[P.N_REGIONS]
@@ -230,7 +266,8 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter):
         if mine[H.MEMORY + 1] != pub[P.ROUND]:  # one random seed per round keeps the plan fixed
             mine[H.MEMORY + 1] = pub[P.ROUND]
             mine[H.MEMORY + 2] = np.int64(next_u64(rng, 0) >> np.uint64(1))
-        c = plan_card(pub, mine, seat, here, plague_r, minus_r, mine[H.MEMORY + 2], jitter)
+        c = plan_card(pub, mine, seat, here, plague_r, minus_r, mine[H.MEMORY + 2], jitter,
+                      reserve)
         if c >= 0 and legal[c]:
             return c
         for c in range(N_ACTIONS):  # off plan (cannot happen): strongest legal card
@@ -307,6 +344,9 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     if kind == GREEDY or kind == COUNTER:
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
                          kind == COUNTER)
+    if kind == RESERVE:
+        return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
+                         True, params[2])
     return -1
 
 
@@ -317,9 +357,9 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
 # the best heuristic and learns where to depart from it). Everything is read from the
 # observation: the public state and the seat's own row (hand, own face-down cards).
 
-N_FEATURES = 16
+N_FEATURES = 19
+RESERVE_SHARE = 0.5   # reserve's default (BUILTINS) and the plan features 16 follows
 COUNTER_PICK, GREEDY_PICK = 0, 1
-STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
 
 
 @inline
@@ -399,6 +439,15 @@ def features(decision, seat, obs, legal, rng, phi):
     n = pub[P.N_REGIONS]
     k = (max(pub[P.ROUND], 1) - 1) // SCORING_EVERY
     scoring = pub[P.ROUND] % SCORING_EVERY == 0
+    pick_r = pick_c  # reserve differs from counter only in the placements of an early scoring
+    spent_now = 0    # strong cards already placed this round (on the regions to the left)
+    if decision == D.PLACE:
+        if scoring and k < 2:  # (its round seed is counter's, cached: no draw from the stream)
+            pick_r = heuristic(decision, seat, pub, mine, legal, -1.0, 1.0, rng, True,
+                               RESERVE_SHARE)
+        for q in range(n):
+            if mine[H.PLACED + q] >= 0 and (STRONG >> mine[H.PLACED + q]) & 1:
+                spent_now += 1
     supply = pub[seat_at(seat, S.SUPPLY)]
     r = pub[P.REGION]
     margin, pr, rr, expected, fillers = 0, 0.0, 0, 0.0, 0
@@ -442,6 +491,12 @@ def features(decision, seat, obs, legal, rng, phi):
             phi[a, 13] = s / 10.0 if abs(margin) <= 2 else 0.0    # a close contest
             phi[a, 14] = s / 10.0 if margin >= 3 else 0.0         # a safe lead
             phi[a, 15] = s / 10.0 if supply <= 2 else 0.0  # a win places armies (SZ-10, SZ-12)
+            # when to spend the one-use cards (SZ-13): reserve's plan, a strong card at the
+            # first two scorings, and one more beside those already placed this round
+            phi[a, 16] = 1.0 if a == pick_r else 0.0
+            if (STRONG >> a) & 1:
+                phi[a, 17] = 1.0 if scoring and k < 2 else 0.0
+                phi[a, 18] = spent_now / 2.0
         elif decision == D.ORDER:  # reveal region a next (SZ-8: supply runs out, SZ-12)
             mine_card = mine[H.PLACED + a]
             phi[a, 2] = priority(pub, seat, a) / 8.0
@@ -482,10 +537,18 @@ def features(decision, seat, obs, legal, rng, phi):
 
 
 # The weights each decision type's features fill (training moves only these), and the start.
-_USED = {D.PLACE: 16, D.ORDER: 8, D.SPLIT: 7, D.SOURCE: 7, D.KEEP: 8, D.SIX: 7}
+_USED = {D.PLACE: 19, D.ORDER: 8, D.SPLIT: 7, D.SOURCE: 7, D.KEEP: 8, D.SIX: 7}
 TRAINABLE = np.array([[f < _USED.get(d, 3) for f in range(N_FEATURES)] for d in range(len(D))])
 START_WEIGHTS = np.zeros((len(D), N_FEATURES))
 START_WEIGHTS[:, COUNTER_PICK] = 1.0
+# Styles an exploit search may start from (analysis.training.style_weights): reserve places by
+# its own plan (slot 16) and plays counter everywhere else. Sunzi's styles beat each other in a
+# ring (reserve beats counter 80%, the trained policy beats reserve), so a best response searched
+# only from counter's weights misses the lines near reserve.
+RESERVE_WEIGHTS = START_WEIGHTS.copy()
+RESERVE_WEIGHTS[D.PLACE] = 0.0
+RESERVE_WEIGHTS[D.PLACE, 16] = 1.0
+STYLE_WEIGHTS = {"reserve": RESERVE_WEIGHTS}
 
 
 BUILTINS = {
@@ -496,6 +559,9 @@ BUILTINS = {
     "counter": Strategy("counter", builtin=COUNTER, params=(-1.0, 1.0),
                         doc="greedy, but answers the opponent's strength: Plague on its biggest "
                             "army, -1 where its white cards will land"),
+    "reserve": Strategy("reserve", builtin=RESERVE, params=(-1.0, 1.0, RESERVE_SHARE),
+                        doc="counter, but spends only half its strong cards at the first two "
+                            "scorings and keeps the rest for the later ones"),
 }
 
 

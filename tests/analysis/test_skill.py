@@ -50,8 +50,10 @@ def test_the_skill_section_plays_the_trained_rung_and_states_the_verdicts(tmp_pa
     doc = Doc(tmp_path)
     table = skill_section(doc, "sunzi", None, "counter", (200, 200, 2, 2), seed=3,
                           budgets=(2, 4))
-    assert list(table["skill"]) == ["random", "counter", "trained", "search 2", "search 4"]
-    assert list(table["n_games"])[:3] == [200, 200, 200]  # a small run keeps the rung small
+    # Sunzi ships a strong field: its rung stands between the trained policy and the search
+    assert list(table["skill"]) == ["random", "counter", "trained", "strong field", "search 2",
+                                    "search 4"]
+    assert list(table["n_games"])[:4] == [200] * 4  # a small run keeps the rungs small
     assert "Verdicts across rungs" in doc.markdown()
     assert len([f for f in doc.findings if f.startswith("Skill ladder:")]) == \
         len(table.attrs["changes"])
@@ -76,6 +78,8 @@ def test_the_verdict_names_the_strongest_rung_measured_tightly():
     assert strongest_verdict(table.iloc[[3]]) is None
     nobody_wins = table.assign(decided=[0.9, 0.9, 0.0, 0.9])  # the trained rung never decides
     assert strongest_verdict(nobody_wins).startswith("at `counter` play")
+    assert "20,000 games, 90.0% of them won by anyone" in strongest_verdict(nobody_wins)
+    assert "won by anyone" not in text  # every game decided: nothing to add
     frozen = table.assign(first_seat_advantage_low=[-0.006, 0.02, -0.1, -0.05],
                           first_seat_advantage_high=[0.008, 0.02, 0.2, 0.15])  # counter never varies
     assert strongest_verdict(frozen).startswith("at `random` play")

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from analysis.field import build_field, mixture_player, nash_zero_sum, replicator
+from analysis.field import (build_field, mixture_player, nash_zero_sum, over_all_games,
+                            replicator)
 from sim import field as F
 from sim.core import mixture
-from sim.errors import StrategyError
+from sim.errors import RunError, StrategyError
 from sim.games import get_game
 from sim.rng import master_key
 from sim.runner import simulate
@@ -169,7 +170,7 @@ def test_pack_and_unpack_are_inverse_and_the_exploit_can_start_from_a_fields_pol
     assert np.allclose(field_weights(PARTHIAN, f"strong:{path}", 4), policy["weights"])
 
 
-@pytest.mark.parametrize("game", ["kuhn", "leduc", "shuojian", "samurai"])
+@pytest.mark.parametrize("game", ["kuhn", "leduc", "shuojian", "samurai", "parthian", "sunzi"])
 def test_every_shipped_field_plays_and_records_its_exploitability_at_the_full_budget(game):
     """Issue 28: a shipped field's exploitability is measured at no less than `balance
     exploit`'s default budget (60 generations x 300 games), and it seats with -s strong."""
@@ -190,6 +191,8 @@ def test_every_shipped_field_plays_and_records_its_exploitability_at_the_full_bu
         assert len(table) == 200
         if seats > 2:  # the multi-player target: within 5 points of the field's own share
             assert record["best_response_share"] - record["field_share"] <= 0.05
+        if record.get("undecided") == "loss":  # shares of all games, the decided ones beside
+            assert record["games"] >= record["decided"] >= 0 and "decided_share" in record
 
 
 def test_the_oracle_takes_its_starts_in_turn_and_the_final_measure_keeps_the_best(monkeypatch):
@@ -200,8 +203,9 @@ def test_the_oracle_takes_its_starts_in_turn_and_the_final_measure_keeps_the_bes
     calls = []
 
     def fake_exploit(game, rules, field, generations, games, seed, jobs, check_games, progress,
-                     start):
+                     start, relative_to=None):
         calls.append((start, seed))
+        assert relative_to is None  # undecided="apart": the exploit search's own fitness
         share = {"heuristic": 0.52, "field": 0.61}[start]
         return SimpleNamespace(measured={"share": share},
                                training=SimpleNamespace(provenance={"exploit_start": start}))
@@ -223,3 +227,152 @@ def test_the_oracle_takes_its_starts_in_turn_and_the_final_measure_keeps_the_bes
     field_module.best_response(KUHN, None, members, np.array([1.0, 0.0]), starts, True, 3, 2, 60,
                                3, 1, 300)
     assert [c[0] for c in calls] == ["heuristic"]
+
+
+def test_a_game_nobody_wins_can_count_as_lost_by_every_seat():
+    """undecided="loss" (analysis.field.UNDECIDED): a best response's measure becomes win
+    probabilities over every game, with the decided games' figures kept beside them: 26 wins of
+    35 decided games in 4,000 is 0.65% of the games, not 74%."""
+    measured = {"share": 26 / 35, "low": 0.58, "high": 0.86, "field": 0.129, "fair": 1 / 3,
+                "games": 4000, "decided": 35}
+    allgames = over_all_games(measured)
+    assert allgames["share"] == pytest.approx(26 / 4000)
+    assert allgames["low"] < 26 / 4000 < allgames["high"] < 0.012
+    assert allgames["field"] == pytest.approx(0.129 * 35 / 4000)
+    assert allgames["decided_share"] == pytest.approx(26 / 35) and allgames["decided"] == 35
+    nobody = over_all_games({"share": np.nan, "low": np.nan, "high": np.nan, "field": np.nan,
+                             "fair": 1 / 3, "games": 400, "decided": 0})
+    assert nobody["share"] == nobody["field"] == nobody["low"] == 0 and nobody["high"] < 0.01
+    assert nobody["decided_share"] is None
+
+
+def test_a_field_built_with_undecided_games_as_losses_records_both_readings(monkeypatch):
+    """The oracle maximises its own win probability (relative_to="fair"), and the field's record
+    gives the all-games shares with the decided games' beside them; the same seed gives the
+    same field."""
+    import analysis.field as field_module
+
+    fitnesses = []
+    real = field_module.exploit
+
+    def spy(*args, **kwargs):
+        fitnesses.append(kwargs["relative_to"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(field_module, "exploit", spy)
+    options = dict(iterations=1, oracle_generations=2, oracle_games=40, table_games=200,
+                   check_games=400, seed=3, undecided="loss", oracle_starts=("heuristic",))
+    build = build_field("parthian", {"n_players": 3}, **options)
+    assert fitnesses == ["fair", "fair"] and build.provenance["undecided"] == "loss"
+    record = build.exploitability
+    assert record["undecided"] == "loss" and record["games"] == 400
+    assert record["low"] <= record["best_response_share"] <= record["high"]
+    if record["decided"]:
+        assert record["best_response_share"] == pytest.approx(
+            record["decided_share"] * record["decided"] / 400)
+    assert "lost by every seat" in record["line"]
+    again = build_field("parthian", {"n_players": 3}, **options)
+    assert np.array_equal(again.probabilities, build.probabilities)
+    assert again.exploitability == record
+    with pytest.raises(RunError, match="undecided"):
+        build_field("parthian", {"n_players": 3}, **{**options, "undecided": "draw"})
+
+
+def test_the_command_line_takes_undecided_and_the_check_measures_as_the_file_was_built(
+        tmp_path, capsys):
+    from cli.main import main
+
+    out = tmp_path / "p.field.json"
+    small = ["--oracle-generations", "1", "--oracle-games", "30", "--check-games", "200",
+             "--oracle-starts", "heuristic", "--jobs", "1", "--no-progress"]
+    assert main(["field", "parthian", "--players", "3", "--iterations", "0", "--table-games",
+                 "100", "--undecided", "loss", "--out", str(out), *small]) == 0
+    assert "lost by every seat" in capsys.readouterr().out
+    assert json.loads(out.read_text())["provenance"]["undecided"] == "loss"
+    assert main(["field", "parthian", "--players", "3", "--check", str(out), *small]) == 0
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["undecided"] == "loss" and checked["games"] == 200 and "decided_share" in checked
+
+
+def test_the_oracle_starts_include_every_style_a_game_declares():
+    """Issue 28: "styles" stands for the built-ins of another kind of play a game declares
+    (STYLE_WEIGHTS; Sunzi: reserve), so a field's best responses are also searched from there; a
+    start a game does not have is refused by name."""
+    from analysis.field import ORACLE_STARTS, expand_starts
+    from analysis.training import exploit_starts
+
+    sunzi = get_game("sunzi")
+    assert expand_starts(sunzi, ORACLE_STARTS) == ["heuristic", "field", "reserve"]
+    assert expand_starts(KUHN, ORACLE_STARTS) == ["heuristic", "field"]
+    assert "reserve" in exploit_starts(sunzi) and "reserve" not in exploit_starts(KUHN)
+    with pytest.raises(RunError, match="reserve"):
+        expand_starts(KUHN, ("heuristic", "reserve"))
+
+
+def fake_oracle(calls):
+    """A best_response stand-in that records (iteration, final?, generations, games)."""
+    def best_response(spec, rules, members, mix, starts, every_start, k, generations, games,
+                      seed, jobs, check_games, undecided="apart"):
+        calls.append((k, every_start, generations, games))
+        measured = {"share": 0.5, "low": 0.45, "high": 0.55, "field": 0.5, "decided": 100,
+                    "games": 100}
+        response = KUHN.strategies["honest"].with_params(name="response")
+        return SimpleNamespace(measured=measured, training=SimpleNamespace(
+            provenance={"exploit_start": "heuristic"}, player=lambda name: response))
+    return best_response
+
+
+def test_the_iterations_can_search_at_a_smaller_budget_than_the_final_measure(monkeypatch):
+    """response_budget: the iterations' own oracles at (generations, games), the final measure
+    (the exploitability) at the full oracle budget."""
+    import analysis.field as field_module
+
+    calls = []
+    monkeypatch.setattr(field_module, "best_response", fake_oracle(calls))
+    build = build_field("kuhn", None, iterations=2, oracle_generations=60, oracle_games=300,
+                        table_games=100, check_games=100, seed=1, response_budget=(5, 40))
+    assert calls == [(0, False, 5, 40), (1, False, 5, 40), (2, True, 60, 300)]
+    assert build.provenance["response_budget"] == [5, 40]
+    assert "60 x 300" in build.exploitability["line"]
+
+
+def test_a_resumed_run_keeps_the_final_measure_apart_from_the_iterations_oracle(monkeypatch,
+                                                                                  tmp_path):
+    """Iteration k's oracle searches from one start, a run's final measure from every start:
+    a longer run resumed from a shorter one's folder searches iteration k anew instead of
+    taking the shorter run's final measure for it."""
+    import analysis.field as field_module
+
+    calls = []
+    monkeypatch.setattr(field_module, "best_response", fake_oracle(calls))
+    options = dict(oracle_generations=2, oracle_games=60, table_games=100, check_games=100,
+                   seed=1, run_dir=tmp_path / "run")
+    build_field("kuhn", None, iterations=1, **options)
+    assert [c[:2] for c in calls] == [(0, False), (1, True)]
+    calls.clear()
+    build_field("kuhn", None, iterations=2, **options)
+    assert [c[:2] for c in calls] == [(1, False), (2, True)]
+    calls.clear()
+    build_field("kuhn", None, iterations=1, **options)   # all kept: nothing searched again
+    assert calls == []
+
+
+def test_a_recipes_caveat_stands_beside_the_exploitability_of_the_field_it_ships(monkeypatch,
+                                                                                   tmp_path):
+    """A measure the build cannot repeat (held-out players tuned against the field: Sunzi's
+    recipe) is a recipe's "caveat": the shipped file's line, which every report prints beside
+    the strong rung, carries it after the best response's figure."""
+    import analysis.field as field_module
+
+    calls = []
+    monkeypatch.setattr(field_module, "best_response", fake_oracle(calls))
+    monkeypatch.setattr(field_module, "field_recipe",
+                        lambda game, n=None: {"iterations": 0, "seed": 1, "table_games": 100,
+                                              "caveat": "Held-out players win up to 73%"})
+    [path] = field_module.regenerate_shipped(["kuhn"], out=tmp_path, progress=False)
+    record = F.load(path, KUHN)["exploitability"]
+    assert record["line"].startswith("exploitability: the best response found wins 50.0%")
+    assert record["line"].endswith(". Held-out players win up to 73%")
+    assert record["caveat"] == "Held-out players win up to 73%"
+    shipped = F.load(F.shipped_path(get_game("sunzi"), 2), get_game("sunzi"))["exploitability"]
+    assert "tuned against this field" in shipped["line"]

@@ -15,7 +15,7 @@ WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 
 def test_builtins_are_registered():
-    assert set(BUILTINS) == {"random", "greedy", "counter"}
+    assert set(BUILTINS) == {"random", "greedy", "counter", "reserve"}
 
 
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
@@ -23,7 +23,7 @@ def test_heuristics_beat_random_and_counter_beats_greedy(mode):
     """The 95% Wilson interval of the stronger side's win share lies above `share`, from
     either seat (a draw counts half, so the count is rounded down)."""
     for strong, weak, share in (("greedy", "random", 0.9), ("counter", "random", 0.9),
-                                ("counter", "greedy", 0.5)):
+                                ("counter", "greedy", 0.5), ("reserve", "random", 0.9)):
         for seat in (0, 1):
             seats = [strong, weak] if seat == 0 else [weak, strong]
             wins = simulate("sunzi", {"mode": mode}, seats, 1000, seed=9).records[f"win_{seat}"]
@@ -49,7 +49,7 @@ def test_counter_answers_with_plague_and_minus_one():
     assert ((g.played_0 & (PLAGUE_BIT | MINUS_BIT)) == 0).all()
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "counter", "random"])
+@pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "random"])
 def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
     """Two games that differ only in White's deck (so in White's hidden hand): Black's first
     round of decisions is the same (placements, and its own random stream)."""

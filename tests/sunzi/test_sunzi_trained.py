@@ -42,6 +42,36 @@ def test_weight_one_on_a_heuristics_choice_plays_exactly_that_heuristic(slot, he
             assert a.equals(b), (heuristic, field, seat)
 
 
+@pytest.mark.parametrize("options", MODES)
+def test_the_reserve_style_weights_play_exactly_reserve(options):
+    """STYLE_WEIGHTS["reserve"] (the exploit search's reserve start): counter's choice everywhere
+    but placement, reserve's plan (slot 16) there; the games are reserve's, one by one."""
+    style = trained_player(SUNZI, S.STYLE_WEIGHTS["reserve"], "reserve style")
+    for seat in (0, 1):
+        ours, theirs = ["counter", "counter"], ["counter", "counter"]
+        ours[seat], theirs[seat] = style, "reserve"
+        a = simulate("sunzi", options, ours, 400, seed=5 + seat).records
+        b = simulate("sunzi", options, theirs, 400, seed=5 + seat).records
+        assert a.equals(b), seat
+
+
+def test_reserve_keeps_strong_cards_for_the_later_scorings():
+    """SZ-13 (white cards are used once): at the first scoring (round 3) reserve places about
+    a quarter fewer strong cards than counter (it spends half of those it holds, rounded up;
+    counter all), and at the last (round 9) spends what it kept, where counter has none left."""
+    spent = {}
+    for name in ("counter", "reserve"):
+        per_round = np.zeros(10)
+        for seed in range(40):
+            _, events, _ = play_one("sunzi", None, [name, "counter"], seed=seed)
+            for e in events:
+                if e[0] == L.EV.PLACE and e[2] == 0 and (S.STRONG >> int(e[3])) & 1:
+                    per_round[int(e[1])] += 1
+        spent[name] = per_round
+    assert spent["reserve"][3] < 0.85 * spent["counter"][3], spent
+    assert spent["reserve"][9] > spent["counter"][9], spent
+
+
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
 def test_the_policy_does_not_see_the_opponents_hidden_cards(mode):
     """Two games that differ only in White's deck (its hidden hand, its hidden draws): a trained

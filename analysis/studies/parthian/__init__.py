@@ -4,7 +4,7 @@ from .cards import cards
 from .report import MIXES, OFFSETS, TUNED_TABLE, write_report
 
 __all__ = ["write_report", "cards", "MIXES", "OFFSETS", "TUNED_TABLE", "LEVELS", "EDGE",
-           "TRAINING"]
+           "TRAINING", "FIELD"]
 
 # The card table's levels of play (analysis.interventions.levels). cautious is the strongest
 # built-in heuristic per seat (report section b), though with it at every seat the shipped
@@ -23,3 +23,13 @@ TRAINING = {"players": (3, 4, 5, 6), "against": ("cautious", "glory", "lowball",
             "hold_out": None, "generations": 100, "games": 1000, "seed": 2026, "sigma": 0.3,
             "relative_to": "field",
             "per_players": {5: {"seed": 7, "pool_every": 20}, 6: {"seed": 7}}}
+
+# How the shipped strong fields (strategies/policies/parthian-Np.field.json) are built:
+# `balance field --shipped parthian`. PSRO's iteration 0: replicator dynamics over the built-ins
+# and the trained policy of the player count, then the best-response search from both starts at
+# the exploit search's default budget. A game that nobody wins (every player routed, PS-12/PS-16)
+# is lost by every seat ("undecided": "loss", analysis.field.UNDECIDED): shares are win
+# probabilities over all games and the oracle maximises its own. The mixture settles on seats
+# that refuse to fight (the trained policy, lowball): at their table nobody wins, and a lone
+# seat cannot win there either; docs/training.md has the measures and why.
+FIELD = {"players": (3, 4, 5, 6), "iterations": 0, "seed": 11, "undecided": "loss"}
