@@ -284,6 +284,11 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
 
     if undecided not in UNDECIDED:
         raise RunError(f"undecided={undecided!r}: choose from {', '.join(UNDECIDED)}")
+    if response_budget is not None and (len(response_budget) != 2 or any(
+            isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1
+            for v in response_budget)):
+        raise RunError(f"response budget {response_budget!r}: give two positive whole numbers, "
+                       "generations and games (--response-budget 30 200)")
     spec = get_game(game)
     rules = as_rules(spec, rules)
     n = rules.n_seats

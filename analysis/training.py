@@ -224,6 +224,9 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
             raise RunError(f"unknown decision types {sorted(unknown)}; {spec.title} has {names}")
         free &= np.isin(names, list(decisions))[:, None]
     if features is not None:
+        if isinstance(features, bool) or not 0 < features <= n_features:
+            raise RunError(f"features={features!r}: train the first 1 to {n_features} feature "
+                           f"slots of {spec.title}")
         free[:, int(features):] = False
     base = mean.copy()
 

@@ -334,6 +334,9 @@ def test_the_iterations_can_search_at_a_smaller_budget_than_the_final_measure(mo
     assert calls == [(0, False, 5, 40), (1, False, 5, 40), (2, True, 60, 300)]
     assert build.provenance["response_budget"] == [5, 40]
     assert "60 x 300" in build.exploitability["line"]
+    for bad in ((0, 40), (5,), (5.5, 40)):
+        with pytest.raises(RunError, match="response budget"):
+            build_field("kuhn", None, iterations=1, response_budget=bad)
 
 
 def test_a_resumed_run_keeps_the_final_measure_apart_from_the_iterations_oracle(monkeypatch,

@@ -107,3 +107,15 @@ def test_training_moves_only_the_chosen_decision_types_and_the_features_they_fil
     assert moved[L.D.PLACE].any() and moved[L.D.ORDER].any()
     assert not moved[[d for d in range(len(L.D)) if d not in (L.D.PLACE, L.D.ORDER)]].any()
     assert not moved[~S.TRAINABLE].any()
+
+
+def test_a_feature_count_outside_the_games_slots_is_refused():
+    """The recipe's "features" (train only the first slots) names what it accepts."""
+    from analysis.training import train
+    from sim.errors import RunError
+
+    for bad in (0, S.N_FEATURES + 1):
+        with pytest.raises(RunError, match="feature slots"):
+            train("sunzi", None, opponents=["counter"], generations=1, games=10, population=4,
+                  features=bad)
+
