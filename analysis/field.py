@@ -40,7 +40,7 @@ from sim.runner import as_rules, simulate
 from sim.strategy import Strategy, lookup
 
 from .stats import wilson
-from .training import exploit, exploit_starts, style_weights, seat_share
+from .training import EXPLOIT_STARTS, exploit, exploit_starts, seat_share
 
 # The exploit search's defaults (balance exploit): a field is measured at no smaller a budget.
 ORACLE_GENERATIONS, ORACLE_GAMES = 60, 300
@@ -134,16 +134,19 @@ def mixture_player(spec, members: list, mix, name: str = "field") -> Strategy:
                     doc=f"a field of {len(members)} strategies")
 
 
-# "styles" stands for every style the game declares (analysis.training.style_weights): a
-# search started from a built-in of another style reaches lines the other starts do not.
+# "styles" stands for every style the game declares (analysis.training.style_weights, and
+# style_knobs: a built-in whose parameters the search tunes): a search started from a built-in
+# of another style reaches lines the other starts do not.
 ORACLE_STARTS = ("heuristic", "field", "styles")
 
 
 def expand_starts(spec, starts) -> list[str]:
-    """The oracle starts named, "styles" replaced by the game's styles, each checked."""
+    """The oracle starts named, "styles" replaced by the game's styles (those with weights, then
+    those with knobs: analysis.training.exploit_starts), each checked."""
+    styles = [name for name in exploit_starts(spec) if name not in EXPLOIT_STARTS]
     out = []
     for start in starts:
-        for name in (style_weights(spec) if start == "styles" else (start,)):
+        for name in (styles if start == "styles" else (start,)):
             if name not in exploit_starts(spec):
                 raise RunError(f"oracle start {name!r}: {spec.name} has "
                                f"{', '.join(exploit_starts(spec))} (and styles, all of them)")
@@ -179,11 +182,13 @@ def over_all_games(measured: dict) -> dict:
 
 
 def best_response(spec, rules, members, mix, starts, every_start: bool, k: int, generations: int,
-                  games: int, seed: int, jobs: int, check_games: int, undecided: str = "apart"):
+                  games: int, seed: int, jobs: int, check_games: int, undecided: str = "apart",
+                  hidden: int = 0):
     """Iteration k's oracle call against the mixture: the search from one start in turn (the
     field start only where the mixture holds a trained policy to start from), or from every
     start (``every_start``: the final measure), keeping the response that wins most (of the
-    decided games, or of all games with ``undecided="loss"``: UNDECIDED says why)."""
+    decided games, or of all games with ``undecided="loss"``: UNDECIDED says why). ``hidden``:
+    the searched policies' hidden units per decision type (analysis.training.train)."""
     if undecided not in UNDECIDED:
         raise RunError(f"undecided={undecided!r}: choose from {', '.join(UNDECIDED)}")
     field_seat = mixture_player(spec, members, mix)
@@ -195,12 +200,18 @@ def best_response(spec, rules, members, mix, starts, every_start: bool, k: int, 
         probe = exploit(spec.name, rules, field=field_seat, generations=generations,
                         games=games, seed=seed + 101 * (k + 1) + 7919 * i, jobs=jobs,
                         check_games=check_games, progress=False, start=start,
-                        relative_to="fair" if undecided == "loss" else None)
+                        relative_to="fair" if undecided == "loss" else None,
+                        **({"hidden": hidden} if hidden else {}))
         if undecided == "loss":
             probe.measured = over_all_games(probe.measured)
         if best is None or probe.measured["share"] > best.measured["share"]:
             best = probe
     return best
+
+
+def oracle_budget(generations: int, games: int, hidden: int = 0) -> str:
+    """How a best response was searched, as the exploitability line quotes it."""
+    return f"{generations} x {games}" + (f", {hidden} hidden units" if hidden else "")
 
 
 def measured_row(measured: dict) -> dict:
@@ -232,12 +243,17 @@ class FieldBuild:
         for member, probability in zip(self.members, self.probabilities):
             row = {"name": member.name, "probability": round(float(probability), 6)}
             if member.builtin == TRAINED:
-                n_types = len(self.spec.decision_names or ("decision",))
-                weights = np.asarray(member.params[2:], float).reshape(n_types, -1)
-                row.update(temperature=float(member.params[0]),
-                           weights=[[round(float(w), 6) for w in r] for r in weights])
-            else:
-                row["strategy"] = member.name
+                weights = T.weights_of(self.spec, member.params)
+                hidden = T.hidden_units(weights.shape[1], T.n_features(self.spec))
+                row.update(temperature=float(member.params[0]), **(
+                    {"hidden": hidden} if hidden else {}),
+                    weights=[[round(float(w), 6) for w in r] for r in weights])
+            else:  # a built-in, by name; one a best response tuned (tune_style) with its knobs
+                base = next(name for name, s in self.spec.strategies.items()
+                            if s.builtin == member.builtin)
+                row["strategy"] = base
+                if tuple(member.params) != tuple(self.spec.strategies[base].params):
+                    row["params"] = [round(float(v), 6) for v in member.params]
             out.append(row)
         return out
 
@@ -259,7 +275,8 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                 oracle_games: int = ORACLE_GAMES, table_games: int = 2000, check_games: int = 4000,
                 seed: int = 0, jobs: int = 1, progress: bool | None = None, start=None,
                 run_dir=None, oracle_starts=ORACLE_STARTS, undecided: str = "apart",
-                response_budget: tuple[int, int] | None = None) -> FieldBuild:
+                response_budget: tuple[int, int] | None = None,
+                oracle_hidden: int = 0) -> FieldBuild:
     """PSRO (the module says how): ``iterations`` best responses, then one more best-response
     search against the final mixture at ``oracle_generations`` x ``oracle_games`` (no less than
     ``balance exploit``'s defaults for a shipped field), re-measured over ``check_games`` fresh
@@ -279,7 +296,11 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
     ``response_budget``: (generations, games) of the iterations' own oracles, when smaller than
     the final measure's. A response only has to beat today's mixture to teach the meta-game
     something, and a game of many styles needs many iterations; the exploitability is still
-    the final search at ``oracle_generations`` x ``oracle_games``."""
+    the final search at ``oracle_generations`` x ``oracle_games``.
+
+    ``oracle_hidden``: hidden units per decision type of every oracle's policy (sim/core/
+    policy.py), so that the best responses, the members they add and the exploitability search
+    reach lines a linear scorer cannot play."""
     import pickle
 
     if undecided not in UNDECIDED:
@@ -309,6 +330,7 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                    # only when set: the default keeps the folders of earlier runs valid
                    **({"undecided": undecided} if undecided != "apart" else {}),
                    **({"response_budget": list(response_budget)} if response_budget else {}),
+                   **({"oracle_hidden": int(oracle_hidden)} if oracle_hidden else {}),
                    **run_inputs(rules, resolve_seats(spec, members, len(members)))}
         store = RunDir(run_dir, json_safe(request))
     history, table = [], None
@@ -336,7 +358,7 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                                  len(members))
             probe = best_response(spec, rules, members, mix, oracle_starts, k == iterations,
                                   k, *budget(k), seed, jobs, check_games,
-                                  undecided)
+                                  undecided, oracle_hidden)
             row = {"iteration": k, "members": len(members),
                    "oracle_start": probe.training.provenance["exploit_start"],
                    **measured_row(probe.measured),
@@ -355,10 +377,11 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
         **{k: v for k, v in final.items() if k in ("best_response_share", "low", "high",
                                                   "field_share", "decided")
            or k.startswith("decided_")},
-        "games": check_games, "oracle": f"{oracle_generations} x {oracle_games}",
+        "games": check_games, "oracle": oracle_budget(oracle_generations, oracle_games,
+                                                      oracle_hidden),
         "undecided": undecided,
         "line": exploit_line({**final, "games": check_games}, oracle_generations,
-                             oracle_games)}
+                             oracle_games, oracle_hidden)}
     provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": n,
                   "method": "PSRO: exploit-search best responses; meta-solver "
                             + ("Nash of the zero-sum share game (linear program)" if n == 2
@@ -366,6 +389,7 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                   "iterations": iterations, "oracle_generations": oracle_generations,
                   "oracle_games": oracle_games, "table_games": table_games, "seed": seed,
                   **({"response_budget": list(response_budget)} if response_budget else {}),
+                  **({"oracle_hidden": int(oracle_hidden)} if oracle_hidden else {}),
                   "oracle_starts": list(oracle_starts), "undecided": undecided,
                   "start": [m.name for m in members[:len(members) - iterations]],
                   "version": __version__}
@@ -387,8 +411,10 @@ def json_safe(value):
     return json.loads(json.dumps(value, default=str))
 
 
-def exploit_line(row: dict, generations: int, games: int) -> str:
+def exploit_line(row: dict, generations: int, games: int, hidden: int = 0) -> str:
     """The sentence a report prints beside the strong rung."""
+    searched = f"{generations} x {games} (generations x games" + (
+        f", policies with {hidden} hidden units)" if hidden else ")")
     if "decided_share" in row:  # undecided="loss": win probabilities over every game
         decided = (f"{row['decided']:,} of {row['games']:,} games decided" if row["decided"]
                    else f"none of {row['games']:,} games decided")
@@ -398,11 +424,10 @@ def exploit_line(row: dict, generations: int, games: int) -> str:
         return (f"exploitability: the best response found wins {row['best_response_share']:.1%} "
                 f"({row['low']:.1%}-{row['high']:.1%}) of its games against the field, whose own "
                 f"seats win {row['field_share']:.1%} (a game nobody wins is lost by every seat; "
-                f"{decided}), at {generations} x {games} (generations x games)")
+                f"{decided}), at {searched}")
     return (f"exploitability: the best response found wins {row['best_response_share']:.1%} "
             f"({row['low']:.1%}-{row['high']:.1%}) of the decided games against the field, "
-            f"whose own seats win {row['field_share']:.1%}, at {generations} x {games} "
-            f"(generations x games)")
+            f"whose own seats win {row['field_share']:.1%}, at {searched}")
 
 
 def field_recipe(game: str, n_players: int | None = None) -> dict | None:
@@ -432,7 +457,8 @@ def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
                        jobs=jobs, progress=progress, start=members, run_dir=run_dir,
                        oracle_starts=tuple(plan.get("oracle_starts", ORACLE_STARTS)),
                        undecided=plan.get("undecided", "apart"),
-                       response_budget=plan.get("response_budget"))
+                       response_budget=plan.get("response_budget"),
+                       oracle_hidden=plan.get("oracle_hidden", 0))
 
 
 def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None,
@@ -473,11 +499,13 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
 def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENERATIONS,
                   oracle_games: int = ORACLE_GAMES, check_games: int = 4000, seed: int = 0,
                   jobs: int = 1, progress: bool | None = None,
-                  oracle_starts=ORACLE_STARTS, undecided: str | None = None) -> dict:
+                  oracle_starts=ORACLE_STARTS, undecided: str | None = None,
+                  oracle_hidden: int = 0) -> dict:
     """A field file's exploitability, measured anew: a best-response search from every start
     at the budget given (never smaller than ``balance exploit``'s by default) on seeds of its
     own; the response that wins most is the measure. ``undecided`` (UNDECIDED): by default as
-    the file was built."""
+    the file was built. ``oracle_hidden``: hidden units of the searched policies (a richer
+    class of best responses than the linear one)."""
     spec = get_game(game)
     rules = as_rules(spec, rules)
     body = F.load(path, spec)
@@ -487,9 +515,9 @@ def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENER
     if undecided is None:
         undecided = (body.get("provenance") or {}).get("undecided", "apart")
     probe = best_response(spec, rules, members, mix, oracle_starts, True, 0, oracle_generations,
-                          oracle_games, seed + 876, jobs, check_games, undecided)
+                          oracle_games, seed + 876, jobs, check_games, undecided, oracle_hidden)
     row = {**measured_row(probe.measured), "games": check_games,
-           "oracle": f"{oracle_generations} x {oracle_games}", "seed": seed,
+           "oracle": oracle_budget(oracle_generations, oracle_games, oracle_hidden), "seed": seed,
            "undecided": undecided, "oracle_start": probe.training.provenance["exploit_start"]}
-    row["line"] = exploit_line(row, oracle_generations, oracle_games)
+    row["line"] = exploit_line(row, oracle_generations, oracle_games, oracle_hidden)
     return row

@@ -52,12 +52,23 @@ class Training:
     provenance: dict
     spec: object = field(repr=False, default=None)
     temperature: float = 0.0
+    style: str | None = None            # a tuned built-in: weights are its parameters
 
     def player(self, name: str = "trained"):
+        if self.style is not None:
+            return self.spec.strategies[self.style].with_params(*self.weights, name=name)
         return trained_player(self.spec, self.weights, name, self.temperature)
 
     def save(self, path):
         rules = self.provenance["variant"]
+        if self.style is not None:  # not a policy file: the built-in and its tuned parameters
+            import json
+            from pathlib import Path
+            body = {"format": "balance-tuned-style/1", "game": self.spec.name,
+                    "strategy": self.style, "params": [float(v) for v in self.weights],
+                    "provenance": self.provenance}
+            Path(path).write_text(json.dumps(body, indent=1, default=str) + "\n")
+            return Path(path)
         return T.save(path, self.spec, self.weights, self.provenance["n_players"], rules,
                       self.provenance, self.temperature)
 
@@ -171,7 +182,8 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
           run_dir=None, progress: bool | None = None, sigma: float = 0.5, start=None,
           check_every: int = 5, check_games: int = 1000, pool_every: int = 10,
           objective=None, temperature: float = 0.0, decisions=None,
-          relative_to: str = "fair", features: int | None = None) -> Training:
+          relative_to: str = "fair", features: int | None = None, hidden: int = 0,
+          hidden_decisions=None) -> Training:
     """Train the game's policy (the module says how); returns a :class:`Training`.
 
     opponents : strategies to train against (default: the game's built-ins but random and the
@@ -188,6 +200,13 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     features : train only the first ``features`` slots of every type; the rest keep their start
         weights. A recipe pins it when the game added slots after its policy was trained, so that
         the recipe still regenerates the shipped file (the new slots start at 0 and stay there).
+    hidden : hidden units per decision type (sim/core/policy.py) added to a linear start, which
+        they leave unchanged until trained (``trained.widen``); 0 keeps the start's own (none
+        for a linear one). A unit's inputs train where its type's features do.
+    hidden_decisions : names of the decision types whose units train (default: the game's
+        ``HIDDEN_DECISIONS`` in its strategies module, else every trainable one): each unit adds
+        features + 2 dimensions, so a game with many decision types gives units only where the
+        play is decided.
 
     relative_to : what a share is measured against in the fitness: "fair" (1/n) or "field" (the
         other seats' share in the same games; :func:`fitness`).
@@ -210,24 +229,41 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         raise RunError(f"{hold_out!r} cannot be both an opponent and held out")
     mean = np.zeros((n_types, n_features))
     if start is not None:
-        mean = np.asarray(start, float).reshape(n_types, n_features)
+        mean = np.asarray(start, float).reshape(n_types, -1)
     else:
         guess = getattr(T._strategies_module(spec), "START_WEIGHTS", None)
         if guess is not None:
             mean = np.asarray(guess, float).reshape(n_types, n_features)
     names = list(spec.decision_names or ("decision",))
-    free = np.asarray(getattr(T._strategies_module(spec), "TRAINABLE", np.ones_like(mean, bool)),
+    free = np.asarray(getattr(T._strategies_module(spec), "TRAINABLE",
+                              np.ones((n_types, n_features), bool)),
                       bool).reshape(n_types, n_features).copy()
     if decisions is not None:
-        unknown = set(decisions) - set(names)
-        if unknown:
-            raise RunError(f"unknown decision types {sorted(unknown)}; {spec.title} has {names}")
-        free &= np.isin(names, list(decisions))[:, None]
+        free &= _decision_rows(names, decisions, spec)[:, None]
     if features is not None:
         if isinstance(features, bool) or not 0 < features <= n_features:
             raise RunError(f"features={features!r}: train the first 1 to {n_features} feature "
                            f"slots of {spec.title}")
         free[:, int(features):] = False
+    if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) or hidden < 0:
+        raise RunError(f"hidden={hidden!r}: the hidden units per decision type are a whole "
+                       "number >= 0")
+    units = T.hidden_units(mean.shape[1], n_features)
+    if units is None:
+        raise RunError(f"start weights of width {mean.shape[1]} fit no {spec.title} policy "
+                       f"({n_features} features, + {n_features + 2} per hidden unit)")
+    if hidden and units not in (0, hidden):
+        raise RunError(f"the start already has {units} hidden units, not {hidden}")
+    if hidden and units == 0:
+        mean, units = T.widen(mean, n_features, int(hidden), seed), int(hidden)
+    if units:
+        rows = free.any(axis=1)
+        if hidden_decisions is None:
+            hidden_decisions = getattr(T._strategies_module(spec), "HIDDEN_DECISIONS", None)
+        if hidden_decisions is not None:
+            rows &= _decision_rows(names, hidden_decisions, spec)
+        unit = np.concatenate([free & rows[:, None], rows[:, None], rows[:, None]], axis=1)
+        free = np.concatenate([free, np.tile(unit, (1, units))], axis=1)
     base = mean.copy()
 
     def full(vector):
@@ -243,6 +279,8 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                "decisions": None if decisions is None else list(decisions),
                **({"relative_to": relative_to} if relative_to != "fair" else {}),
                **({"features": int(features)} if features is not None else {}),
+               **({"hidden": units, "hidden_decisions": hidden_decisions and
+                   list(hidden_decisions)} if units else {}),
                "feature_code": T.feature_code(spec), "version": __version__}
     store = None
     if run_dir is not None:
@@ -307,12 +345,20 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
                   "generations": generations, "population": optimizer.population_size,
                   "games_per_table": games, "seed": seed, "sigma": sigma,
                   "decisions": None if decisions is None else list(decisions),
+                  **({"hidden": units} if units else {}),
                   "fitness": f"log share over the {'field' if relative_to == 'field' else 'fair share'}",
                   "version": __version__}
     if objective is not None:
         provenance["method"] = f"CMA-ES (cmaes) maximising {getattr(objective, '__qualname__', objective)}"
     provenance["temperature"] = temperature
     return Training(weights, pd.DataFrame(history), provenance, spec, temperature)
+
+
+def _decision_rows(names: list, chosen, spec) -> np.ndarray:
+    unknown = set(chosen) - set(names)
+    if unknown:
+        raise RunError(f"unknown decision types {sorted(unknown)}; {spec.title} has {names}")
+    return np.isin(names, list(chosen))
 
 
 def strength_table(game: str, rules, policy, opponents: list, n_games: int = 2000,
@@ -456,9 +502,19 @@ def style_weights(spec) -> dict:
     return dict(getattr(T._strategies_module(spec), "STYLE_WEIGHTS", None) or {})
 
 
+def style_knobs(spec) -> dict:
+    """The tunable styles a game declares (``STYLE_KNOBS`` in its strategies module): for a
+    built-in, {parameter index: (low, high)}. A best-response search there tunes those
+    parameters (:func:`tune_style`): a family of play that the policy's features may not
+    express at all (Sunzi's settle ranks regions by a notion no feature carries)."""
+    return dict(getattr(T._strategies_module(spec), "STYLE_KNOBS", None) or {})
+
+
 def exploit_starts(spec) -> tuple[str, ...]:
-    """Where an exploit search may start: heuristic, field, and the game's styles by name."""
-    return EXPLOIT_STARTS + tuple(style_weights(spec))
+    """Where an exploit search may start: heuristic, field, and the game's styles by name
+    (weights that play a built-in, then built-ins with knobs)."""
+    return EXPLOIT_STARTS + tuple(style_weights(spec)) + tuple(
+        name for name in style_knobs(spec) if name not in style_weights(spec))
 
 
 def field_weights(spec, field, n_seats: int) -> np.ndarray:
@@ -478,15 +534,92 @@ def field_weights(spec, field, n_seats: int) -> np.ndarray:
     if not params:
         raise RunError(f"the exploit search can start from the field's weights only when the "
                        f"field is a trained policy or a field with one, not {player.name!r}")
-    return np.asarray(params[2:], float).reshape(
-        len(spec.decision_names or ("decision",)), T.n_features(spec))
+    return T.weights_of(spec, params)
+
+
+def tune_style(game: str, rules, style: str, field, generations: int = 60,
+               population: int | None = None, games: int = 300, seed: int = 0, jobs: int = 1,
+               run_dir=None, progress: bool | None = None, sigma: float = 0.3,
+               relative_to: str = "fair") -> Training:
+    """A best response within a built-in's family: CMA-ES over the knobs the game declares for
+    ``style`` (``style_knobs``: parameter index -> (low, high)), each scaled to [0, 1] and
+    clipped, starting from the built-in's own parameters; the fitness is :func:`train`'s,
+    against ``field`` at every other seat, all candidates of a generation on the same games.
+    Returns a :class:`Training` whose ``weights`` are the tuned parameters (``style`` set:
+    ``player`` seats the built-in with them). Deterministic for a seed at any ``jobs``;
+    ``run_dir`` resumes after the last finished generation."""
+    import cmaes
+
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    knobs = style_knobs(spec).get(style)
+    if not knobs:
+        raise RunError(f"{spec.title} declares no knobs for {style!r} (STYLE_KNOBS: "
+                       f"{', '.join(style_knobs(spec)) or 'none'})")
+    base = np.asarray(spec.strategies[style].params, float)
+    index = np.array(sorted(knobs), int)
+    low, high = (np.array([knobs[i][k] for i in index], float) for k in (0, 1))
+
+    def params_of(x):
+        values = base.copy()
+        values[index] = low + (high - low) * np.clip(x, 0.0, 1.0)
+        return values
+
+    request = {"command": "tune-style", "game": spec.name, "variant": rules.to_dict(),
+               "style": style, "knobs": {int(i): list(knobs[i]) for i in index},
+               "field": str(field), "population": population,
+               "games": games, "seed": seed, "sigma": sigma, "relative_to": relative_to,
+               "version": __version__}
+    store = None
+    if run_dir is not None:
+        from sim.checkpoint import RunDir
+        from sim.strategy import resolve_seats
+        request.update(run_inputs(rules, resolve_seats(spec, [field], rules.n_seats)))
+        store = RunDir(run_dir, request)
+    start = np.clip((base[index] - low) / np.where(high > low, high - low, 1.0), 0.0, 1.0)
+    optimizer = cmaes.CMA(mean=start, sigma=sigma, seed=seed, population_size=population)
+    history, done = [], 0
+    if store is not None:
+        finished = sorted(n for n in store.names() if n.startswith("generation-"))
+        if finished:
+            optimizer, history, done = pickle.loads(store.load_bytes(finished[-1]))
+    bar = tqdm(total=generations, initial=done, desc=f"tune {style}", unit="gen",
+               disable=not progress)
+    with Parallel(n_jobs=jobs, backend=None if jobs != 1 else "sequential") as parallel:
+        for generation in range(done, generations):
+            gen_seed = _generation_seed(seed, generation)
+            optimizer.reseed_rng(gen_seed % 2**32)
+            candidates = [optimizer.ask() for _ in range(optimizer.population_size)]
+            scores = parallel(delayed(fitness)(
+                spec.name, rules, spec.strategies[style].with_params(*params_of(c)),
+                [field], games, gen_seed, relative_to) for c in candidates)
+            optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
+            optimizer = pickle.loads(pickle.dumps(optimizer))  # as a resumed run's (train)
+            history.append({"generation": generation + 1, "best_fitness": max(scores),
+                            "mean_fitness": float(np.mean(scores)),
+                            "sigma": float(optimizer._sigma)})
+            if store is not None:
+                store.save_bytes(f"generation-{generation + 1:05d}",
+                                 pickle.dumps((optimizer, history, generation + 1)))
+            bar.update(1)
+    bar.close()
+    provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": rules.n_seats,
+                  "method": f"CMA-ES (cmaes) over {style}'s knobs, scaled to [0, 1], on the win "
+                            "share against the field, seats rotated, common random numbers "
+                            "within a generation",
+                  "style": style, "knobs": {int(i): list(knobs[i]) for i in index},
+                  "generations": generations, "population": optimizer.population_size,
+                  "games_per_table": games, "seed": seed, "sigma": sigma,
+                  "version": __version__}
+    return Training(params_of(optimizer.mean), pd.DataFrame(history), provenance, spec,
+                    style=style)
 
 
 def exploit(game: str, rules=None, field: str = "trained", generations: int = 60,
             population: int | None = None, games: int = 300, seed: int = 0, jobs: int = 1,
             run_dir=None, check_games: int = 2000, progress: bool | None = None,
             start: str = "heuristic", relative_to: str | None = None,
-            features: int | None = None) -> Exploit:
+            features: int | None = None, hidden: int = 0, hidden_decisions=None) -> Exploit:
     """Train one seat against ``field`` at every other seat; re-measure it on fresh seeds.
 
     start : "heuristic" (the game's START_WEIGHTS: lines a heuristic-like player reaches),
@@ -496,7 +629,10 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
     relative_to : the search's fitness (see ``fitness``); by default "fair" with two players
         and "field" with more, where a field can end most games with no winner: beating the
         field is then winning more than its seats in the same games, not more than 1/n.
-    features : search only the first ``features`` slots (``train``)."""
+    features : search only the first ``features`` slots (``train``).
+    hidden, hidden_decisions : search a policy with that many hidden units per decision type
+        (``train``): a richer class of best responses, so a larger share found is a fairer
+        measure of how exploitable the field is."""
     spec = get_game(game)
     if start not in exploit_starts(spec):
         raise RunError(f"exploit start {start!r}: choose from {', '.join(exploit_starts(spec))}")
@@ -504,12 +640,19 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
     n = rules.n_seats
     if relative_to is None:
         relative_to = "fair" if n == 2 else "field"
-    result = train(spec.name, rules, opponents=[field], generations=generations,
-                   population=population, games=games, seed=seed, jobs=jobs, run_dir=run_dir,
-                   progress=progress, pool_every=0, check_games=max(200, check_games // 4),
-                   start=(field_weights(spec, field, n) if start == "field" else
-                          style_weights(spec).get(start)),
-                   relative_to=relative_to, features=features)
+    if start in style_knobs(spec) and start not in style_weights(spec):
+        result = tune_style(spec.name, rules, start, field, generations=generations,
+                            population=population, games=games, seed=seed, jobs=jobs,
+                            run_dir=run_dir, progress=progress, relative_to=relative_to)
+    else:
+        result = train(spec.name, rules, opponents=[field], generations=generations,
+                       population=population, games=games, seed=seed, jobs=jobs,
+                       run_dir=run_dir, progress=progress, pool_every=0,
+                       check_games=max(200, check_games // 4),
+                       start=(field_weights(spec, field, n) if start == "field" else
+                              style_weights(spec).get(start)),
+                       relative_to=relative_to, features=features, hidden=hidden,
+                       hidden_decisions=hidden_decisions)
     result.provenance["exploit_start"] = start
     exploiter = result.player("exploiter")
     measured = shares(spec, rules, [exploiter] + [field] * (n - 1), check_games, 2**31 + seed)
@@ -567,7 +710,8 @@ def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,
                    progress=progress, objective=plan.get("objective"),
                    temperature=plan.get("temperature", 0.0), population=plan.get("population"),
                    decisions=plan.get("decisions"), pool_every=plan.get("pool_every", 10),
-                   relative_to=plan.get("relative_to", "fair"), features=plan.get("features"))
+                   relative_to=plan.get("relative_to", "fair"), features=plan.get("features"),
+                   hidden=plan.get("hidden", 0))
     seed = plan.get("seed", 0)
     result = train(game, rules, opponents=plan.get("against"), generations=plan["generations"],
                    seed=seed, sigma=plan.get("sigma", 0.5), run_dir=run_dir, **options)

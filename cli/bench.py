@@ -103,19 +103,28 @@ TRAINED_CASES = ([("sunzi", {}), ("shuojian", {}), ("kuhn", {}), ("leduc", {})]
                  + [("parthian", {"n_players": n}) for n in (3, 4, 5, 6)])
 
 
+HIDDEN_BENCH = 8   # hidden units per decision type in the benchmark's network row
+
+
 def measure_trained(game: str, rules: dict, n_games: int = 20_000,
                     min_seconds: float = 1.0) -> dict:
     """Games per CPU-second in one process with every seat the shipped trained policy, the
-    shipped strong field where one ships (``strong``), and the game's best heuristic
-    (GameSpec.heuristic): best of 3, after a warm-up; a fast game plays more games, so that
-    every timed run takes at least ``min_seconds``."""
+    same policy with HIDDEN_BENCH hidden units on every decision type (output weights 0: the
+    same games, so the difference is the units' cost alone), the shipped strong field where one
+    ships (``strong``), and the game's best heuristic (GameSpec.heuristic): best of 3, after a
+    warm-up; a fast game plays more games, so that every timed run takes at least
+    ``min_seconds``."""
     from sim import field as F
+    from sim import trained as T
     from sim.games import get_game
     from sim.runner import as_rules, simulate
+    from sim.strategy import trained_player
 
     spec = get_game(game)
     n_seats = as_rules(spec, rules).n_seats
-    strategies = ["trained", spec.heuristic]
+    linear = T.load(T.shipped_path(spec, n_seats), spec)["weights"]
+    network = trained_player(spec, T.widen(linear, T.n_features(spec), HIDDEN_BENCH), "network")
+    strategies = ["trained", network, spec.heuristic]
     if F.shipped_path(spec, n_seats) is not None:
         strategies.insert(1, "strong")
     rates = {}
@@ -128,9 +137,10 @@ def measure_trained(game: str, rules: dict, n_games: int = 20_000,
             return time.process_time() - start
 
         count = max(n_games, int(n_games * min_seconds / max(timed(n_games), 1e-3)) + 1)
-        rates[strategy] = max(count / timed(count) for _ in range(3))
+        rates[getattr(strategy, "name", strategy)] = max(count / timed(count) for _ in range(3))
     best = rates[spec.heuristic]
     return {"heuristic": spec.heuristic, "trained_per_s": rates["trained"],
+            "network_per_s": rates["network"], "network_ratio": rates["network"] / best,
             "strong_per_s": rates.get("strong"), "heuristic_per_s": best,
             "ratio": rates["trained"] / best,
             "strong_ratio": rates["strong"] / best if "strong" in rates else None}
@@ -140,17 +150,21 @@ def run_trained(n_games: int = 20_000) -> str:
     """`balance bench --trained`: trained play's and the strong field's speed against the best
     heuristic's (targets: trained at least 1/3, issue 16; the field at least 1/4, issue 28), one
     process per game."""
-    lines = ["| game | variant | every seat trained, games/CPU-s | every seat the strong field "
+    lines = ["| game | variant | every seat trained, games/CPU-s "
+             f"| the same with {HIDDEN_BENCH} hidden units a decision type "
+             "| every seat the strong field "
              "| every seat the best heuristic | trained ÷ heuristic (target ≥ 0.33) "
-             "| field ÷ heuristic (target ≥ 0.25) |", "|---|---|---|---|---|---|---|"]
+             "| hidden units ÷ heuristic (target ≥ 0.25) "
+             "| field ÷ heuristic (target ≥ 0.25) |", "|---|---|---|---|---|---|---|---|---|"]
     for game, rules in TRAINED_CASES:
         r = _subprocess_json(f"b.measure_trained({game!r}, {rules!r}, {n_games})")
         variant = ", ".join(f"{k}={v}" for k, v in rules.items()) or "default"
         strong = "no field shipped" if r["strong_per_s"] is None else f"{r['strong_per_s']:,.0f}"
         strong_ratio = "" if r["strong_ratio"] is None else f"{r['strong_ratio']:.2f}"
-        lines.append(f"| {game} | {variant} | {r['trained_per_s']:,.0f} | {strong} "
+        lines.append(f"| {game} | {variant} | {r['trained_per_s']:,.0f} "
+                     f"| {r['network_per_s']:,.0f} | {strong} "
                      f"| {r['heuristic_per_s']:,.0f} ({r['heuristic']}) | {r['ratio']:.2f} "
-                     f"| {strong_ratio} |")
+                     f"| {r['network_ratio']:.2f} | {strong_ratio} |")
     return "\n".join(lines)
 
 

@@ -40,6 +40,11 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                         help="a smaller budget for the iterations' own best responses (the "
                         "final measure keeps --oracle-generations x --oracle-games); default: "
                         "the recipe, else the same as the final's")
+    parser.add_argument("--oracle-hidden", type=int, metavar="H", help="hidden units per decision "
+                        "type of every best response searched (a one-hidden-layer network "
+                        "beside the linear scorer, sim/core/policy.py): a richer class of "
+                        "responses, for the iterations and the exploitability measure (default: "
+                        "the recipe, else 0, linear)")
     parser.add_argument("--table-games", type=int, help="games per pair of members in the "
                         "meta-game's table (default: the recipe, else 2000)")
     parser.add_argument("--oracle-starts", nargs="+", metavar="START",
@@ -114,7 +119,8 @@ def _run_field(args) -> int:
     plan = field_recipe(spec.name, rules.n_seats) or {}
     settings = {name: getattr(args, name) if getattr(args, name) is not None else plan.get(name)
                 for name in ("iterations", "oracle_generations", "oracle_games", "table_games",
-                             "seed", "oracle_starts", "undecided", "response_budget")}
+                             "seed", "oracle_starts", "undecided", "response_budget",
+                             "oracle_hidden")}
     settings = {k: v for k, v in settings.items() if v is not None}
     if "oracle_starts" in settings:
         settings["oracle_starts"] = tuple(settings["oracle_starts"])

@@ -56,8 +56,10 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                          help="where the searching seat's weights start: the game's heuristic "
                          "(default; finds lines a heuristic-like player reaches); field: for a "
                          "trained field, the field's own weights (a local search for a "
-                         "profitable deviation from the field's play); or a style the game "
-                         "declares (Sunzi: reserve), the weights that play that built-in")
+                         "profitable deviation from the field's play); a style the game "
+                         "declares (Sunzi: reserve), the weights that play that built-in; or a "
+                         "built-in with knobs (Sunzi: settle), whose parameters the search "
+                         "tunes instead of a policy's weights")
     exploit.add_argument("--out", type=Path, help="folder for the exploit's files "
                          "(default exploit/GAME-Np)")
     exploit.add_argument("--record", action="store_true",
@@ -97,6 +99,11 @@ def _training_arguments(parser, all_cores: int) -> None:
                         "strength measurement (default 2000)")
     parser.add_argument("--seed", type=int, help="master seed (default: the game's training "
                         "recipe, else 0)")
+    parser.add_argument("--hidden", type=int, metavar="H", help="hidden units per decision type "
+                        "(default: the recipe, else 0, a linear policy): a one-hidden-layer "
+                        "network beside the linear scorer, started where it plays exactly the "
+                        "linear start (sim/core/policy.py); units go to the decision types the "
+                        "game's HIDDEN_DECISIONS names, else all")
     parser.add_argument("--jobs", type=int, default=all_cores,
                         help=f"parallel workers (default: every core, {all_cores} here)")
     add_dask_argument(parser)
@@ -117,6 +124,11 @@ def _check(args, plan: dict | None = None) -> None:
             raise BalanceError(f"--{name.replace('_', '-')} must be positive")
     if args.population is not None and args.population < 2:
         raise BalanceError("--population must be at least 2")
+    if args.hidden is None:
+        args.hidden = plan.get("hidden", 0)
+    if args.hidden < 0:
+        raise BalanceError(f"--hidden must be 0 or more (hidden units per decision type), got "
+                           f"{args.hidden}")
 
 
 def _check_writable(path: Path, option: str, folder: bool) -> None:
@@ -174,7 +186,7 @@ def run_train(args) -> int:
     for suffix in (".history.csv", ".curve.png", ".strength.csv"):
         _check_writable(out.with_suffix(suffix), "--out", folder=False)
     plan = dict(plan, against=args.against, hold_out=args.hold_out, generations=args.generations,
-                games=args.games, seed=args.seed,
+                games=args.games, seed=args.seed, hidden=args.hidden,
                 population=args.population or plan.get("population"))
     with on_backend(args) as jobs:
         result = train_recipe(spec.name, rules, plan, jobs=jobs, run_dir=args.run_dir,
@@ -224,7 +236,7 @@ def run_exploit(args) -> int:
         report = exploit(spec.name, rules, field=args.field, generations=args.generations,
                          population=args.population, games=args.games, seed=args.seed,
                          jobs=jobs, run_dir=args.run_dir, check_games=args.check_games,
-                         progress=not args.no_progress, start=args.start)
+                         progress=not args.no_progress, start=args.start, hidden=args.hidden)
     report.write(out)
     print(report.line)
     print(f"wrote {out}/ (exploit.json, its policy, action frequencies)")

@@ -13,7 +13,9 @@ that the one file is the field (a run folder's digest of it covers every member)
                   "weights": [[...] per decision type]}],
      "exploitability": {...}, "provenance": {...}}
 
-A member is a built-in strategy by name or a linear policy by its weights (sim/trained.py).
+A member is a built-in strategy by name (with ``"params"`` when a best response tuned its
+knobs: analysis.training.tune_style) or a trained policy by its weights (sim/trained.py; with
+``"hidden"`` when it has hidden units).
 ``-s strong`` seats the shipped field for the variant's player count
 (<game>-<n>p.field.json, or <game>.field.json for any count, in the game's policies folder:
 strategies/policies/ for a built-in game, <package>/policies/ for a plugin, sim/games.py);
@@ -106,6 +108,13 @@ def _check_member(member, spec: GameSpec, name: str) -> None:
             spec.strategies[member["strategy"]].builtin is None:
         raise StrategyError(f"{name}: strategy {member['strategy']!r} is not a built-in "
                             f"{spec.title} strategy ({', '.join(spec.strategies)})")
+    elif "params" in member:  # a built-in with tuned parameters (a best response of its family)
+        params, default = member["params"], spec.strategies[member["strategy"]].params
+        if not isinstance(params, list) or len(params) != len(default) or \
+                not all(trained._is_number(v) for v in params):
+            raise StrategyError(f"{name}: 'params' of {member['strategy']!r} must be a list of "
+                                f"{len(default)} finite numbers, as its defaults "
+                                f"{list(default)}")
 
 
 def members_of(spec: GameSpec, body: dict) -> list[tuple[float, int, tuple[float, ...]]]:
@@ -117,7 +126,8 @@ def members_of(spec: GameSpec, body: dict) -> list[tuple[float, int, tuple[float
                         trained.parameters(spec, member["weights"], member.get("temperature", 0.0))))
         else:
             strategy = spec.strategies[member["strategy"]]
-            out.append((member["probability"], strategy.builtin, strategy.params))
+            out.append((member["probability"], strategy.builtin,
+                        tuple(float(v) for v in member.get("params", strategy.params))))
     return out
 
 

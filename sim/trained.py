@@ -8,6 +8,9 @@ features (strategies/<game>.py: ``features``, ``N_FEATURES``). Its file is JSON:
      "temperature": 0.0, "weights": [[w_0 ... w_15] per decision type],
      "provenance": {"method": ..., "seed": ..., "version": ..., ...}}
 
+A policy with hidden units (``balance train --hidden H``) adds ``"hidden": H`` and H x (features
++ 2) numbers to every row of weights (sim/core/policy.py says what they are).
+
 ``-s trained:FILE`` seats a file; a plain ``-s trained`` seats the shipped policy that fits the
 variant (<game>-<n>p.json, or <game>.json for a game with one count, in the game's policies
 folder: strategies/policies/ for a built-in game, <package>/policies/ for a plugin game),
@@ -25,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .core.policy import FEATURES, TEMPERATURE, WEIGHTS
+from .core.policy import FEATURES, HIDDEN, TEMPERATURE, WEIGHTS
 from .errors import StrategyError
 from .game import GameSpec
 from .games import home, strategies_module
@@ -58,32 +61,88 @@ def no_features(spec: GameSpec) -> str:
             "and features= in core.register; docs/training.md says how)")
 
 
+def block_width(n_features: int, hidden: int) -> int:
+    """Numbers per decision type: the linear weights, then per hidden unit its input weights,
+    bias and output weight (sim/core/policy.py)."""
+    return n_features + hidden * (n_features + 2)
+
+
+def hidden_units(width: int, n_features: int) -> int | None:
+    """The hidden units a row of ``width`` numbers holds, or None if no count fits."""
+    extra = width - n_features
+    if n_features <= 0 or extra < 0 or extra % (n_features + 2):
+        return None
+    return extra // (n_features + 2)
+
+
+def widen(weights, n_features: int, hidden: int, seed: int = 0) -> np.ndarray:
+    """A linear policy's weights (decision types x features) with ``hidden`` units added that
+    change nothing yet: output weights 0, input weights small and seeded (all zero, a unit's
+    output weight would move no score, so a search would see no slope to climb)."""
+    weights = np.asarray(weights, float)
+    have = hidden_units(weights.shape[1], n_features)
+    if have == hidden:
+        return weights.copy()
+    if have != 0:
+        raise StrategyError(f"only a linear policy can be given hidden units; these weights "
+                            f"already have {have}")
+    rng = np.random.default_rng(seed)
+    units = np.zeros((weights.shape[0], hidden, n_features + 2))
+    units[:, :, :n_features] = rng.normal(0.0, 1.0 / math.sqrt(n_features),
+                                          (weights.shape[0], hidden, n_features))
+    return np.concatenate([weights, units.reshape(weights.shape[0], -1)], axis=1)
+
+
+def scores(row, phi) -> np.ndarray:
+    """The kernel's scores (sim/core/policy.py) computed with numpy for one decision type's
+    ``row`` of weights over features ``phi[..., F]``: for exact measures that enumerate every
+    information state (Leduc poker's NashConv) rather than play."""
+    row, phi = np.asarray(row, float), np.asarray(phi, float)
+    f = phi.shape[-1]
+    hidden = hidden_units(row.shape[0], f)
+    if hidden is None:
+        raise StrategyError(f"a row of {row.shape[0]} weights fits no policy over {f} features")
+    units = row[f:].reshape(hidden, f + 2)
+    return phi @ row[:f] + np.tanh(phi @ units[:, :f].T + units[:, f]) @ units[:, f + 1]
+
+
 def parameters(spec: GameSpec, weights, temperature: float = 0.0) -> tuple[float, ...]:
-    """A trained seat's parameter array from weights[decision type][feature]."""
+    """A trained seat's parameter array from weights[decision type][...]: F features' weights,
+    then, with hidden units, each unit's block (``block_width``)."""
     weights = np.asarray(weights, float)
     d, f = len(spec.decision_names or ("decision",)), n_features(spec)
     if f == 0:
         raise StrategyError(f"{no_features(spec)}: it has no trained policy yet")
-    if weights.shape != (d, f):
+    hidden = hidden_units(weights.shape[1], f) if weights.ndim == 2 else None
+    if weights.ndim != 2 or weights.shape[0] != d or hidden is None:
         raise StrategyError(f"a {spec.title} policy has {d} x {f} weights (decision types x "
-                            f"features), got {weights.shape}")
+                            f"features), or {d} x ({f} + H x {f + 2}) with H hidden units; got "
+                            f"{weights.shape}")
     if not temperature >= 0:
         raise StrategyError(f"temperature must be >= 0, got {temperature}")
-    values = np.zeros(WEIGHTS + d * f)
-    values[TEMPERATURE], values[FEATURES] = temperature, f
+    values = np.zeros(WEIGHTS + weights.size)
+    values[TEMPERATURE], values[FEATURES], values[HIDDEN] = temperature, f, hidden
     values[WEIGHTS:] = weights.ravel()
     # No cap at spec.n_strategy_params: sim.strategy.resolve_seats makes the parameter rows as
     # wide as the longest seat's (a policy, a script, a field), so any number of weights fits.
     return tuple(float(v) for v in values)
 
 
+def weights_of(spec: GameSpec, params) -> np.ndarray:
+    """A trained seat's weights (decision types x block) from its parameters (``parameters``'s
+    inverse)."""
+    return np.asarray(params[WEIGHTS:], float).reshape(len(spec.decision_names or ("decision",)),
+                                                       -1)
+
+
 def save(path, spec: GameSpec, weights, n_players: int, variant: dict, provenance: dict,
          temperature: float = 0.0) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    hidden = hidden_units(np.asarray(weights).shape[1], n_features(spec))
     body = {"format": FORMAT, "game": spec.name, "n_players": int(n_players),
             "variant": variant, "features": n_features(spec), "feature_code": feature_code(spec),
-            "temperature": float(temperature),
+            "temperature": float(temperature), **({"hidden": hidden} if hidden else {}),
             "weights": [[round(float(w), 6) for w in row] for row in np.asarray(weights)],
             "provenance": provenance}
     path.write_text(json.dumps(body, indent=1) + "\n")
@@ -136,18 +195,25 @@ def _is_number(value) -> bool:
 
 
 def _check_weights(body: dict, spec: GameSpec, name: str) -> None:
-    """'weights' is a (decision types x features) matrix of finite numbers: a NaN weight would
-    make every score NaN, and the seat would answer no legal action."""
+    """'weights' is a (decision types x features) matrix of finite numbers, or with 'hidden': H
+    units, H x (features + 2) more a row: a NaN weight would make every score NaN, and the seat
+    would answer no legal action."""
     d, f = len(spec.decision_names or ("decision",)), n_features(spec)
     if f == 0:
         raise StrategyError(f"{name}: {no_features(spec)}, so it has no trained policy")
-    shape = f"{d} list(s) of {f} numbers, one list per decision type"
+    hidden = body.get("hidden", 0) if isinstance(body, dict) else 0
+    if isinstance(hidden, bool) or not isinstance(hidden, int) or hidden < 0:
+        raise StrategyError(f"{name}: 'hidden' is {_short(hidden)}; it must be a whole number "
+                            ">= 0 (the hidden units per decision type)")
+    width = block_width(f, hidden)
+    shape = f"{d} list(s) of {width} numbers, one list per decision type" + (
+        f" ({f} features + {hidden} hidden units x {f + 2})" if hidden else "")
     if "weights" not in body:
         raise StrategyError(f"{name} has no 'weights' key; a {spec.title} policy's weights are "
                             f"{shape}")
     weights = body["weights"]
     if not isinstance(weights, list) or len(weights) != d or \
-            not all(isinstance(row, list) and len(row) == f for row in weights):
+            not all(isinstance(row, list) and len(row) == width for row in weights):
         raise StrategyError(f"{name}: 'weights' must be {shape}; got {_shown(weights)}")
     for i, row in enumerate(weights):
         for j, value in enumerate(row):

@@ -20,7 +20,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from .hashing import hash_observation
-from .policy import linear_choice, no_features
+from .policy import policy_choice, no_features
 from .userfn import call_user
 
 # The hooks a game registers (the names of the arguments the engine passes). A game may leave
@@ -56,7 +56,7 @@ ANSWERS = {
                       "code)"),
     "trained_answer": (("g", "decision", "seat", "legal", "params", "rng"),
                        "features(decision, seat, observe(g, decision, seat), legal, rng, "
-                       "g.core.phi)\n            return linear_choice(g.core.phi, decision, legal, "
+                       "g.core.phi)\n            return policy_choice(g.core.phi, decision, legal, "
                        "params, rng)"),
     "observation_hash": (("g", "decision", "seat", "legal", "params", "rng", "h"),
                          "return hash_observation(h, observe(g, decision, seat), legal, params, "
@@ -133,7 +133,7 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     if missing:
         raise TypeError(f"{state_class.__name__}: the game must provide {sorted(missing)}")
     functions = {**chosen, "call_user": call_user, "hash_observation": hash_observation,
-                 "linear_choice": linear_choice}
+                 "policy_choice": policy_choice}
     for name, (arguments, body) in ANSWERS.items():
         if name == "trained_answer":
             _bind_trained(_STUBS[name], arguments, body, state_class, functions)

@@ -1,4 +1,5 @@
-"""The trained policy: a linear scorer over features each game declares once.
+"""The trained policy: a linear scorer over features each game declares once, with optional
+hidden units.
 
 A seat of kind TRAINED scores every legal action ``a`` of a decision of type ``d`` as
 ``w_d . phi(obs, a)``, where ``phi`` is the game's ``features(decision, seat, obs, legal, rng,
@@ -13,30 +14,46 @@ choices gives the same model), and its weights can be read: a designer sees what
 values. Features may include "a built-in heuristic would play this action", so the policy
 starts from the best heuristic and learns where to depart from it.
 
-Parameters of a trained seat: params[TEMPERATURE], params[FEATURES] (the feature count the
-weights were trained with), then the weights, decision type-major: params[WEIGHTS + d * F + f].
+Hidden units (``balance train --hidden H``), where a weighted sum is too weak: each decision
+type may add H tanh units over the same features, so the score becomes
+``w_d . phi + sum_j v_dj tanh(b_dj + u_dj . phi)``: a one-hidden-layer network beside the
+linear part. Output weights v = 0 play exactly the linear policy, so training starts from it
+and can only add what it finds. Per legal action that costs H x (N_FEATURES + 1) multiply-adds
+and H tanh more, with no buffer: each unit is summed and used at once.
+
+Parameters of a trained seat: params[TEMPERATURE], params[FEATURES] (the feature count F the
+weights were trained with), params[HIDDEN] (H, 0 for a linear policy), then one block of
+F + H x (F + 2) numbers per decision type: the F linear weights, then per unit its F input
+weights, its bias and its output weight (sim/trained.py: ``parameters``, ``block_width``).
 """
 import numpy as np
 from numba import njit
 
 from ..rng import rand_unit
 
-TEMPERATURE, FEATURES, WEIGHTS = 0, 1, 2
+TEMPERATURE, FEATURES, HIDDEN, WEIGHTS = 0, 1, 2, 3
 
 
 @njit(cache=True, _nrt=False)
-def linear_choice(phi, decision, legal, params, rng):
-    """The action of a linear policy with features ``phi`` (rows: actions; the last column
+def policy_choice(phi, decision, legal, params, rng):
+    """The action of a trained policy (linear, with hidden units if any) with features ``phi`` (rows: actions; the last column
     receives the scores)."""
-    n_features = np.int64(params[FEATURES])
+    n_features, hidden = np.int64(params[FEATURES]), np.int64(params[HIDDEN])
     scores = phi[:, phi.shape[1] - 1]
-    base = WEIGHTS + decision * n_features
+    base = WEIGHTS + decision * (n_features + hidden * (n_features + 2))
     best, pick = -np.inf, -1
     for a in range(legal.shape[0]):
         if legal[a]:
             score = 0.0
             for f in range(n_features):
                 score += phi[a, f] * params[base + f]
+            unit = base + n_features
+            for _ in range(hidden):
+                z = params[unit + n_features]
+                for f in range(n_features):
+                    z += phi[a, f] * params[unit + f]
+                score += params[unit + n_features + 1] * np.tanh(z)
+                unit += n_features + 2
             scores[a] = score
             if score > best:
                 best, pick = score, a

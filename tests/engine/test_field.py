@@ -296,24 +296,28 @@ def test_the_command_line_takes_undecided_and_the_check_measures_as_the_file_was
 
 def test_the_oracle_starts_include_every_style_a_game_declares():
     """Issue 28: "styles" stands for the built-ins of another kind of play a game declares
-    (STYLE_WEIGHTS; Sunzi: reserve), so a field's best responses are also searched from there; a
-    start a game does not have is refused by name."""
+    (STYLE_WEIGHTS; Sunzi: reserve) and the built-ins whose knobs it declares (STYLE_KNOBS;
+    Sunzi: settle), so a field's best responses are also searched from there; a start a game
+    does not have is refused by name."""
     from analysis.field import ORACLE_STARTS, expand_starts
     from analysis.training import exploit_starts
 
     sunzi = get_game("sunzi")
-    assert expand_starts(sunzi, ORACLE_STARTS) == ["heuristic", "field", "reserve"]
+    assert expand_starts(sunzi, ORACLE_STARTS) == ["heuristic", "field", "reserve", "settle"]
     assert expand_starts(KUHN, ORACLE_STARTS) == ["heuristic", "field"]
     assert "reserve" in exploit_starts(sunzi) and "reserve" not in exploit_starts(KUHN)
     with pytest.raises(RunError, match="reserve"):
         expand_starts(KUHN, ("heuristic", "reserve"))
 
 
-def fake_oracle(calls):
-    """A best_response stand-in that records (iteration, final?, generations, games)."""
+def fake_oracle(calls, hidden_units=None):
+    """A best_response stand-in that records (iteration, final?, generations, games), and the
+    hidden units each search was asked for in ``hidden_units``."""
     def best_response(spec, rules, members, mix, starts, every_start, k, generations, games,
-                      seed, jobs, check_games, undecided="apart"):
+                      seed, jobs, check_games, undecided="apart", hidden=0):
         calls.append((k, every_start, generations, games))
+        if hidden_units is not None:
+            hidden_units.append(hidden)
         measured = {"share": 0.5, "low": 0.45, "high": 0.55, "field": 0.5, "decided": 100,
                     "games": 100}
         response = KUHN.strategies["honest"].with_params(name="response")
@@ -379,3 +383,18 @@ def test_a_recipes_caveat_stands_beside_the_exploitability_of_the_field_it_ships
     assert record["caveat"] == "Held-out players win up to 73%"
     shipped = F.load(F.shipped_path(get_game("sunzi"), 2), get_game("sunzi"))["exploitability"]
     assert "tuned against this field" in shipped["line"]
+
+
+def test_every_oracle_searches_policies_with_the_hidden_units_asked_for(monkeypatch):
+    """oracle_hidden (--oracle-hidden): the iterations and the final measure search policies
+    with that many hidden units (sim/core/policy.py), and the field's line says so."""
+    import analysis.field as field_module
+
+    calls, hidden = [], []
+    monkeypatch.setattr(field_module, "best_response", fake_oracle(calls, hidden))
+    build = build_field("kuhn", None, iterations=2, oracle_generations=60, oracle_games=300,
+                        table_games=100, check_games=100, seed=1, oracle_hidden=3)
+    assert hidden == [3, 3, 3]
+    assert build.provenance["oracle_hidden"] == 3
+    assert "policies with 3 hidden units" in build.exploitability["line"]
+    assert "3 hidden units" in build.exploitability["oracle"]

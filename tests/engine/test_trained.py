@@ -45,7 +45,7 @@ def test_policy_files_round_trip_and_refuse_other_games_and_other_features(tmp_p
     path = T.save(tmp_path / "p.json", PARTHIAN, np.arange(S.N_FEATURES)[None, :] / 10, 4,
                   {"n_players": 4}, {"method": "test"})
     seat = trained_from_file(PARTHIAN, path)
-    assert seat.params[2:] == tuple(np.arange(S.N_FEATURES) / 10)
+    assert seat.params[T.WEIGHTS:] == tuple(np.arange(S.N_FEATURES) / 10)
     body = json.loads(path.read_text())
     (tmp_path / "goof.json").write_text(json.dumps({**body, "game": "goofspiel"}))
     with pytest.raises(StrategyError, match="is for 'goofspiel'"):
@@ -144,7 +144,8 @@ def test_a_recipe_changes_what_it_says_for_one_player_count_only():
 def test_the_benchmark_has_a_row_for_every_shipped_policy_and_measures_it():
     """`balance bench --trained` (cli.bench.TRAINED_CASES): every shipped policy file is a row,
     and a row measures both rates (the speed target is a ratio of them, docs/training.md); a
-    game with a shipped strong field also measures the field (issue 28: at least 1/4)."""
+    game with a shipped strong field also measures the field (issue 28: at least 1/4), and every
+    row the policy with hidden units (issue 28's richer class: at least 1/4)."""
     from cli.bench import TRAINED_CASES, measure_trained
     from sim import field as F
     rows = {T.shipped_path(get_game(g), r.get("n_players", 2)).name for g, r in TRAINED_CASES}
@@ -155,6 +156,7 @@ def test_the_benchmark_has_a_row_for_every_shipped_policy_and_measures_it():
     r = measure_trained("parthian", {"n_players": 3}, 300, min_seconds=0.05)
     assert r["heuristic"] == "cautious" and r["trained_per_s"] > 0 and r["heuristic_per_s"] > 0
     assert r["strong_per_s"] > 0  # parthian-3p.field.json
+    assert r["network_per_s"] > 0 and r["network_ratio"] == r["network_per_s"] / r["heuristic_per_s"]
     r = measure_trained("kuhn", {}, 300, min_seconds=0.05)
     assert r["strong_per_s"] > 0 and r["strong_ratio"] == r["strong_per_s"] / r["heuristic_per_s"]
 

@@ -143,3 +143,29 @@ def test_the_shipped_trained_policy_is_less_exploitable_than_every_builtin():
     assert trained <= 0.6
     assert all(trained < K.nash_conv(K.strategy_probs(name))
                for name in get_game("leduc").strategies)
+
+
+def test_a_policy_with_hidden_units_plays_openspiels_exact_value_in_our_engine():
+    """The same check for a trained policy with 2 hidden units (random weights everywhere, so
+    the units change the play): the kernel's network (sim/core/policy.py) and the calibration's
+    numpy one (sim.trained.scores) are the same policy, since OpenSpiel's exact value of the
+    numpy one lies in the interval of 200,000 games the kernel plays."""
+    from open_spiel.python.algorithms import expected_game_score
+
+    from sim.games import get_game
+    from sim.strategy import trained_player
+    from sim.trained import block_width
+
+    n_features = K.feature_tensor().shape[2]
+    weights = np.random.default_rng(7).normal(size=(1, block_width(n_features, 2)))
+    trained = trained_player(get_game("leduc"), weights, "random network", 1.0)
+    linear_part = K.trained_probs(weights[:, :n_features], 1.0)
+    probs = K.strategy_probs(trained)
+    assert np.allclose(probs, K.trained_probs(weights, 1.0))
+    assert not np.allclose(probs, linear_part)          # the units do change the play
+    policies = [K.tabular_policy(K.strategy_probs("raiser")), K.tabular_policy(probs)]
+    exact = expected_game_score.policy_value(K.load_game().new_initial_state(), policies)[0]
+    payoffs = simulate("leduc", None, ["raiser", trained], 200_000, seed=8,
+                       rotate_seats=False).records["payoff_0"].to_numpy(float)
+    half = 1.96 * payoffs.std(ddof=1) / np.sqrt(len(payoffs))
+    assert abs(payoffs.mean() - exact) < half, (payoffs.mean(), half, exact)

@@ -15,15 +15,17 @@ WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 
 def test_builtins_are_registered():
-    assert set(BUILTINS) == {"random", "greedy", "counter", "reserve"}
+    assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle"}
 
 
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
 def test_heuristics_beat_random_and_counter_beats_greedy(mode):
     """The 95% Wilson interval of the stronger side's win share lies above `share`, from
-    either seat (a draw counts half, so the count is rounded down)."""
-    for strong, weak, share in (("greedy", "random", 0.9), ("counter", "random", 0.9),
-                                ("counter", "greedy", 0.5), ("reserve", "random", 0.9)):
+    either seat (a draw counts half, so the count is rounded down). settle beats counter in
+    the basic mode only: in the advanced one (leader powers) it wins about half from seat 1."""
+    pairs = (("greedy", "random", 0.9), ("counter", "random", 0.9), ("counter", "greedy", 0.5),
+             ("reserve", "random", 0.9), ("settle", "random", 0.9))
+    for strong, weak, share in pairs + ((("settle", "counter", 0.5),) if mode == "basic" else ()):
         for seat in (0, 1):
             seats = [strong, weak] if seat == 0 else [weak, strong]
             wins = simulate("sunzi", {"mode": mode}, seats, 1000, seed=9).records[f"win_{seat}"]
@@ -49,7 +51,30 @@ def test_counter_answers_with_plague_and_minus_one():
     assert ((g.played_0 & (PLAGUE_BIT | MINUS_BIT)) == 0).all()
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "random"])
+def test_settle_spends_one_strong_card_in_a_quiet_round_and_counter_none():
+    """SZ-13 (white cards are used once) and SZ-10 (armies won stay): settle spends at most one
+    strong card (7-10, +1..+3) in a round that does not score (once it holds three);
+    counter keeps them all for the scoring rounds 3, 6, 9. Its defaults with no quiet spend and
+    no settled regions play counter exactly."""
+    quiet = {"counter": [], "settle": []}
+    for name in quiet:
+        for i in range(40):
+            _, events, _ = play_one("sunzi", None, [name, "random"], 4, i)
+            per_round = {}
+            for e in events:
+                if e[0] == L.EV.PLACE and e[2] == 0 and e[1] % 3 != 0 and \
+                        L.CARD.W7 <= e[3] <= L.CARD.PLUS3:
+                    per_round[e[1]] = per_round.get(e[1], 0) + 1
+            quiet[name] += list(per_round.values())
+    assert not quiet["counter"]
+    assert quiet["settle"] and max(quiet["settle"]) == 1
+    like_counter = BUILTINS["settle"].with_params(-1.0, 1.0, 1.0, 0.0, 0.0, 3.0, 0.3)
+    ours = simulate("sunzi", None, [like_counter, "reserve"], 500, seed=3).records
+    theirs = simulate("sunzi", None, ["counter", "reserve"], 500, seed=3).records
+    assert ours.equals(theirs)
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "random"])
 def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
     """Two games that differ only in White's deck (so in White's hidden hand): Black's first
     round of decisions is the same (placements, and its own random stream)."""

@@ -164,11 +164,14 @@ def feature_tensor() -> np.ndarray:
 
 
 def trained_probs(weights, temperature: float = 1.0) -> np.ndarray:
-    """A trained policy's probabilities (sim/core/policy.py: softmax of the linear scores over
-    the legal actions at ``temperature``; 0 plays the first best-scored action)."""
-    w = np.asarray(weights, float).reshape(-1)
+    """A trained policy's probabilities (sim/core/policy.py: softmax of the scores, linear or
+    with hidden units, over the legal actions at ``temperature``; 0 plays the first
+    best-scored action)."""
+    from sim.trained import scores as policy_scores
+
     legal = tree().legal
-    scores = np.where(legal, feature_tensor() @ w, -np.inf)
+    scores = np.where(legal, policy_scores(np.asarray(weights, float).reshape(-1),
+                                           feature_tensor()), -np.inf)
     if temperature <= 0:
         return np.eye(L.N_ACTIONS)[scores.argmax(axis=1)]
     z = np.exp((scores - scores.max(axis=1, keepdims=True)) / temperature)
@@ -178,10 +181,11 @@ def trained_probs(weights, temperature: float = 1.0) -> np.ndarray:
 def strategy_probs(strategy) -> np.ndarray:
     """The probabilities of a seat: a built-in name or Strategy, or a trained one (``trained``,
     ``trained:FILE``)."""
-    from sim.core.policy import TEMPERATURE, WEIGHTS
+    from sim.core.policy import FEATURES, HIDDEN, TEMPERATURE, WEIGHTS
     from sim.core.state import RANDOM, TRAINED
     from sim.games import get_game
     from sim.strategy import resolve_seats
+    from sim.trained import block_width
 
     spec = get_game("leduc")
     seat = resolve_seats(spec, [strategy, "random"], 2)
@@ -189,8 +193,8 @@ def strategy_probs(strategy) -> np.ndarray:
     if kind == RANDOM:
         return uniform_probs()
     if kind == TRAINED:
-        return trained_probs(params[WEIGHTS:WEIGHTS + feature_tensor().shape[2]],
-                             params[TEMPERATURE])
+        width = block_width(int(params[FEATURES]), int(params[HIDDEN]))
+        return trained_probs(params[WEIGHTS:WEIGHTS + width], params[TEMPERATURE])
     return builtin_probs(kind, params)
 
 
