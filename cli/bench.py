@@ -103,14 +103,15 @@ TRAINED_CASES = ([("sunzi", {}), ("shuojian", {}), ("kuhn", {}), ("leduc", {})]
                  + [("parthian", {"n_players": n}) for n in (3, 4, 5, 6)])
 
 
-HIDDEN_BENCH = 8   # hidden units per decision type in the benchmark's network row
+HIDDEN_BENCH = 4   # hidden units per decision type in the benchmark's network row
 
 
 def measure_trained(game: str, rules: dict, n_games: int = 20_000,
                     min_seconds: float = 1.0) -> dict:
     """Games per CPU-second in one process with every seat the shipped trained policy, the
-    same policy with HIDDEN_BENCH hidden units on every decision type (output weights 0: the
-    same games, so the difference is the units' cost alone), the shipped strong field where one
+    same policy with HIDDEN_BENCH hidden units where training puts them (the game's
+    HIDDEN_DECISIONS, else every decision type; output weights 1e-9, so the units are computed
+    and the play is the linear policy's but for exact ties), the shipped strong field where one
     ships (``strong``), and the game's best heuristic (GameSpec.heuristic): best of 3, after a
     warm-up; a fast game plays more games, so that every timed run takes at least
     ``min_seconds``."""
@@ -123,7 +124,13 @@ def measure_trained(game: str, rules: dict, n_games: int = 20_000,
     spec = get_game(game)
     n_seats = as_rules(spec, rules).n_seats
     linear = T.load(T.shipped_path(spec, n_seats), spec)["weights"]
-    network = trained_player(spec, T.widen(linear, T.n_features(spec), HIDDEN_BENCH), "network")
+    f = T.n_features(spec)
+    wide = T.widen(linear, f, HIDDEN_BENCH)
+    names = list(spec.decision_names or ("decision",))
+    where = getattr(T._strategies_module(spec), "HIDDEN_DECISIONS", None) or names
+    for d in (names.index(name) for name in where):
+        wide[d, f + f + 1::f + 2] = 1e-9          # every unit's output weight in that row
+    network = trained_player(spec, wide, "network")
     strategies = ["trained", network, spec.heuristic]
     if F.shipped_path(spec, n_seats) is not None:
         strategies.insert(1, "strong")
@@ -151,10 +158,10 @@ def run_trained(n_games: int = 20_000) -> str:
     heuristic's (targets: trained at least 1/3, issue 16; the field at least 1/4, issue 28), one
     process per game."""
     lines = ["| game | variant | every seat trained, games/CPU-s "
-             f"| the same with {HIDDEN_BENCH} hidden units a decision type "
+             f"| the same with {HIDDEN_BENCH} hidden units where training puts them "
              "| every seat the strong field "
              "| every seat the best heuristic | trained ÷ heuristic (target ≥ 0.33) "
-             "| hidden units ÷ heuristic (target ≥ 0.25) "
+             "| hidden units ÷ heuristic "
              "| field ÷ heuristic (target ≥ 0.25) |", "|---|---|---|---|---|---|---|---|---|"]
     for game, rules in TRAINED_CASES:
         r = _subprocess_json(f"b.measure_trained({game!r}, {rules!r}, {n_games})")

@@ -19,7 +19,8 @@ type may add H tanh units over the same features, so the score becomes
 ``w_d . phi + sum_j v_dj tanh(b_dj + u_dj . phi)``: a one-hidden-layer network beside the
 linear part. Output weights v = 0 play exactly the linear policy, so training starts from it
 and can only add what it finds. Per legal action that costs H x (N_FEATURES + 1) multiply-adds
-and H tanh more, with no buffer: each unit is summed and used at once.
+and H tanh more, with no buffer: each unit is summed and used at once; a unit whose output
+weight is 0 (a decision type whose units were not trained) is skipped.
 
 Parameters of a trained seat: params[TEMPERATURE], params[FEATURES] (the feature count F the
 weights were trained with), params[HIDDEN] (H, 0 for a linear policy), then one block of
@@ -49,10 +50,11 @@ def policy_choice(phi, decision, legal, params, rng):
                 score += phi[a, f] * params[base + f]
             unit = base + n_features
             for _ in range(hidden):
-                z = params[unit + n_features]
-                for f in range(n_features):
-                    z += phi[a, f] * params[unit + f]
-                score += params[unit + n_features + 1] * np.tanh(z)
+                if params[unit + n_features + 1] != 0.0:  # a unit not trained here costs nothing
+                    z = params[unit + n_features]
+                    for f in range(n_features):
+                        z += phi[a, f] * params[unit + f]
+                    score += params[unit + n_features + 1] * np.tanh(z)
                 unit += n_features + 2
             scores[a] = score
             if score > best:

@@ -34,6 +34,7 @@ def test_the_kernel_scores_every_action_as_the_network_written_out_in_numpy():
     rng = np.random.default_rng(3)
     n_actions, n_features, hidden, n_types = 9, 5, 3, 2
     weights = rng.normal(size=(n_types, T.block_width(n_features, hidden)))
+    weights[1, n_features + n_features + 1] = 0.0   # an untrained unit: skipped, adds nothing
     params = np.zeros(T.WEIGHTS + weights.size)
     params[T.FEATURES], params[T.HIDDEN] = n_features, hidden
     params[T.WEIGHTS:] = weights.ravel()
