@@ -641,6 +641,9 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
     if relative_to is None:
         relative_to = "fair" if n == 2 else "field"
     if start in style_knobs(spec) and start not in style_weights(spec):
+        if hidden or features is not None:  # a built-in's knobs are searched, not a policy
+            raise RunError(f"exploit start {start!r} tunes a built-in's knobs: hidden units "
+                           "and a feature count apply to a policy's search, not to it")
         result = tune_style(spec.name, rules, start, field, generations=generations,
                             population=population, games=games, seed=seed, jobs=jobs,
                             run_dir=run_dir, progress=progress, relative_to=relative_to)

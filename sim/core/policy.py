@@ -37,8 +37,8 @@ TEMPERATURE, FEATURES, HIDDEN, WEIGHTS = 0, 1, 2, 3
 
 @njit(cache=True, _nrt=False)
 def policy_choice(phi, decision, legal, params, rng):
-    """The action of a trained policy (linear, with hidden units if any) with features ``phi`` (rows: actions; the last column
-    receives the scores)."""
+    """The action of a trained policy (linear, with hidden units if any) with features ``phi``
+    (rows: actions; the last column receives the scores)."""
     n_features, hidden = np.int64(params[FEATURES]), np.int64(params[HIDDEN])
     scores = phi[:, phi.shape[1] - 1]
     base = WEIGHTS + decision * (n_features + hidden * (n_features + 2))

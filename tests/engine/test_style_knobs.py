@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from analysis.field import ORACLE_STARTS, FieldBuild, expand_starts
-from analysis.training import exploit_starts, style_knobs, tune_style
+from analysis.training import exploit, exploit_starts, style_knobs, tune_style
 from sim import field as F
 from sim.errors import RunError, StrategyError
 from sim.games import get_game
@@ -49,6 +49,8 @@ def test_tuning_a_style_moves_only_its_knobs_inside_their_box_at_any_jobs(tmp_pa
     assert np.array_equal(one.weights, resumed.weights)
     with pytest.raises(RunError, match="no knobs for 'counter'"):
         tune_style("sunzi", None, "counter", "greedy", generations=1)
+    with pytest.raises(RunError, match="tunes a built-in's knobs: hidden units"):
+        exploit("sunzi", None, field="counter", start="settle", generations=1, hidden=2)
 
 
 def test_a_field_keeps_a_tuned_built_in_with_its_parameters(tmp_path):
