@@ -177,6 +177,50 @@ def _generation_seed(seed: int, generation: int) -> int:
     return zlib.crc32(f"{seed}/{generation}".encode()) * 1000
 
 
+def cma_search(optimizer, generations: int, seed: int, jobs: int, evaluate, store=None,
+               desc: str = "search", progress: bool = False, after=None, kept=None):
+    """The ask-tell loop every search here shares (:func:`train`, :func:`tune_style`): each
+    generation reseeds the optimizer from (seed, generation) and scores its candidates with
+    ``evaluate(parallel, candidates, generation_seed)``, all of them on the same games (common
+    random numbers), so a run is the same at any ``jobs``. ``after(generation, mean, row)`` may
+    add to the generation's history row and to ``kept``, a list the next generations read (a
+    pool of past policies): it is saved with the optimizer, so a run resumed from ``store``
+    (a RunDir) after its last finished generation draws and plays what a whole one would.
+    Returns the optimizer and the history, a row per generation."""
+    kept = [] if kept is None else kept
+    history, done = [], 0
+    if store is not None:
+        finished = sorted(n for n in store.names() if n.startswith("generation-"))
+        if finished:
+            optimizer, history, saved, done = pickle.loads(store.load_bytes(finished[-1]))
+            kept[:] = saved
+    bar = tqdm(total=generations, initial=done, desc=desc, unit="gen", disable=not progress)
+    # no backend named: local processes, or a Dask cluster's workers inside on_cluster()
+    with Parallel(n_jobs=jobs, backend=None if jobs != 1 else "sequential") as parallel:
+        for generation in range(done, generations):
+            start_time = time.perf_counter()
+            gen_seed = _generation_seed(seed, generation)
+            optimizer.reseed_rng(gen_seed % 2**32)  # a resumed run draws what a whole one would
+            candidates = [optimizer.ask() for _ in range(optimizer.population_size)]
+            scores = evaluate(parallel, candidates, gen_seed)
+            optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
+            # Through a pickle every generation, as a resumed run's state is: cmaes stores its
+            # covariance as one triangle, which rounds the last bits of an unpickled one.
+            optimizer = pickle.loads(pickle.dumps(optimizer))
+            row = {"generation": generation + 1, "best_fitness": max(scores),
+                   "mean_fitness": float(np.mean(scores)), "sigma": float(optimizer._sigma)}
+            if after is not None:
+                after(generation + 1, optimizer.mean, row)
+            row["seconds"] = time.perf_counter() - start_time
+            history.append(row)
+            if store is not None:
+                store.save_bytes(f"generation-{generation + 1:05d}",
+                                 pickle.dumps((optimizer, history, kept, generation + 1)))
+            bar.update(1)
+    bar.close()
+    return optimizer, pd.DataFrame(history)
+
+
 def train(game: str, rules=None, opponents=None, hold_out=None, generations: int = 40,
           population: int | None = None, games: int = 200, seed: int = 0, jobs: int = 1,
           run_dir=None, progress: bool | None = None, sigma: float = 0.5, start=None,
@@ -292,51 +336,28 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         store = RunDir(run_dir, request)
     optimizer = cmaes.CMA(mean=mean[free], sigma=sigma, seed=seed,
                           population_size=population)
-    history, pool, done = [], [], 0
-    if store is not None:
-        finished = sorted(n for n in store.names() if n.startswith("generation-"))
-        if finished:
-            optimizer, history, pool, done = pickle.loads(store.load_bytes(finished[-1]))
-    show = progress if progress is not None else False
-    bar = tqdm(total=generations, initial=done, desc=f"train {spec.name}", unit="gen",
-               disable=not show)
-    # no backend named: local processes, or a Dask cluster's workers inside on_cluster()
-    with Parallel(n_jobs=jobs, backend=None if jobs != 1 else "sequential") as parallel:
-        for generation in range(done, generations):
-            start_time = time.perf_counter()
-            gen_seed = _generation_seed(seed, generation)
-            optimizer.reseed_rng(gen_seed % 2**32)  # a resumed run draws what a whole one would
-            candidates = [optimizer.ask() for _ in range(optimizer.population_size)]
-            field_ = opponents + pool
-            if objective is not None:
-                scores = [float(objective(full(c))) for c in candidates]
-            else:
-                scores = parallel(delayed(fitness)(
-                    spec.name, rules, trained_player(spec, full(c), "candidate", temperature),
-                    field_, games, gen_seed, relative_to) for c in candidates)
-            optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
-            # Through a pickle every generation, as a resumed run's state is: cmaes stores its
-            # covariance as one triangle, which rounds the last bits of an unpickled one.
-            optimizer = pickle.loads(pickle.dumps(optimizer))
-            current = full(optimizer.mean)
-            row = {"generation": generation + 1, "best_fitness": max(scores),
-                   "mean_fitness": float(np.mean(scores)), "sigma": float(optimizer._sigma),
-                   "seconds": time.perf_counter() - start_time}
-            if objective is None and ((generation + 1) % check_every == 0
-                                      or generation + 1 == generations):
-                check = measure(spec.name, rules, trained_player(spec, current, "current", temperature),
-                                opponents[0], check_games, 10**9 + seed)
-                row.update({"yardstick": str(opponents[0]), "share": check["share"],
-                            "share_low": check["low"], "share_high": check["high"]})
-            if pool_every and (generation + 1) % pool_every == 0:
-                pool.append(trained_player(spec, current.copy(), f"generation {generation + 1}",
-                                     temperature))
-            history.append(row)
-            if store is not None:
-                store.save_bytes(f"generation-{generation + 1:05d}",
-                                 pickle.dumps((optimizer, history, pool, generation + 1)))
-            bar.update(1)
-    bar.close()
+    pool: list = []  # the policy of every pool_every-th generation, played as an opponent
+
+    def evaluate(parallel, candidates, gen_seed):
+        if objective is not None:
+            return [float(objective(full(c))) for c in candidates]
+        return parallel(delayed(fitness)(
+            spec.name, rules, trained_player(spec, full(c), "candidate", temperature),
+            opponents + pool, games, gen_seed, relative_to) for c in candidates)
+
+    def after(generation, mean_, row):
+        current = full(mean_)
+        if objective is None and (generation % check_every == 0 or generation == generations):
+            check = measure(spec.name, rules, trained_player(spec, current, "current", temperature),
+                            opponents[0], check_games, 10**9 + seed)
+            row.update({"yardstick": str(opponents[0]), "share": check["share"],
+                        "share_low": check["low"], "share_high": check["high"]})
+        if pool_every and generation % pool_every == 0:
+            pool.append(trained_player(spec, current.copy(), f"generation {generation}",
+                                       temperature))
+
+    optimizer, history = cma_search(optimizer, generations, seed, jobs, evaluate, store,
+                                    f"train {spec.name}", bool(progress), after, pool)
     weights = full(optimizer.mean)
     provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": rules.n_seats,
                   "method": "CMA-ES (cmaes) on the win share against a pool, seats rotated, "
@@ -351,7 +372,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     if objective is not None:
         provenance["method"] = f"CMA-ES (cmaes) maximising {getattr(objective, '__qualname__', objective)}"
     provenance["temperature"] = temperature
-    return Training(weights, pd.DataFrame(history), provenance, spec, temperature)
+    return Training(weights, history, provenance, spec, temperature)
 
 
 def _decision_rows(names: list, chosen, spec) -> np.ndarray:
@@ -578,31 +599,14 @@ def tune_style(game: str, rules, style: str, field, generations: int = 60,
         store = RunDir(run_dir, request)
     start = np.clip((base[index] - low) / np.where(high > low, high - low, 1.0), 0.0, 1.0)
     optimizer = cmaes.CMA(mean=start, sigma=sigma, seed=seed, population_size=population)
-    history, done = [], 0
-    if store is not None:
-        finished = sorted(n for n in store.names() if n.startswith("generation-"))
-        if finished:
-            optimizer, history, done = pickle.loads(store.load_bytes(finished[-1]))
-    bar = tqdm(total=generations, initial=done, desc=f"tune {style}", unit="gen",
-               disable=not progress)
-    with Parallel(n_jobs=jobs, backend=None if jobs != 1 else "sequential") as parallel:
-        for generation in range(done, generations):
-            gen_seed = _generation_seed(seed, generation)
-            optimizer.reseed_rng(gen_seed % 2**32)
-            candidates = [optimizer.ask() for _ in range(optimizer.population_size)]
-            scores = parallel(delayed(fitness)(
-                spec.name, rules, spec.strategies[style].with_params(*params_of(c)),
-                [field], games, gen_seed, relative_to) for c in candidates)
-            optimizer.tell([(c, -s) for c, s in zip(candidates, scores)])
-            optimizer = pickle.loads(pickle.dumps(optimizer))  # as a resumed run's (train)
-            history.append({"generation": generation + 1, "best_fitness": max(scores),
-                            "mean_fitness": float(np.mean(scores)),
-                            "sigma": float(optimizer._sigma)})
-            if store is not None:
-                store.save_bytes(f"generation-{generation + 1:05d}",
-                                 pickle.dumps((optimizer, history, generation + 1)))
-            bar.update(1)
-    bar.close()
+
+    def evaluate(parallel, candidates, gen_seed):
+        return parallel(delayed(fitness)(
+            spec.name, rules, spec.strategies[style].with_params(*params_of(c)),
+            [field], games, gen_seed, relative_to) for c in candidates)
+
+    optimizer, history = cma_search(optimizer, generations, seed, jobs, evaluate, store,
+                                    f"tune {style}", bool(progress))
     provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": rules.n_seats,
                   "method": f"CMA-ES (cmaes) over {style}'s knobs, scaled to [0, 1], on the win "
                             "share against the field, seats rotated, common random numbers "
@@ -611,8 +615,7 @@ def tune_style(game: str, rules, style: str, field, generations: int = 60,
                   "generations": generations, "population": optimizer.population_size,
                   "games_per_table": games, "seed": seed, "sigma": sigma,
                   "version": __version__}
-    return Training(params_of(optimizer.mean), pd.DataFrame(history), provenance, spec,
-                    style=style)
+    return Training(params_of(optimizer.mean), history, provenance, spec, style=style)
 
 
 def exploit(game: str, rules=None, field: str = "trained", generations: int = 60,
