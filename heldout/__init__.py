@@ -13,6 +13,15 @@ installed packages (run them from the repository root), and why they were writte
 
 - ``heldout.sunzi``: Sunzi / Dynasties players (``PLAYERS``: concentrate, spread, builder,
   mixer, attrition).
+- ``heldout.sunzi_unread``: two more Sunzi players (``PLAYERS``: reader, gambler), written by a
+  helper from the rules brief alone after the field's authors had read the first five while
+  designing ``settle``; nobody who builds or tunes a field reads this file. Any
+  ``heldout/<game>_*.py`` module's players join ``heldout/<game>.py``'s in heldout.measure and
+  heldout.tune (``heldout.measure.modules``).
+- ``heldout.sunzi_ledger``: ``accountant``, written by another helper from the rules brief alone
+  to a one-paragraph idea (each region's chance of being held at the coming scoring, a logistic
+  in the margin, against a distribution of the opponent's card), the idea the built-in
+  ``planner`` was written on at the same time; its code was not read either.
 - ``heldout.shuojian``: Shuo Jian players (``PLAYERS``).
 - ``heldout.samurai``: Samurai Sword players (``PLAYERS``, 3 to 7 players).
 - ``heldout.measure``: a strategy's share against every one of them, rotated seats, Wilson

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+from pathlib import Path
 
 import pandas as pd
 
@@ -30,17 +31,34 @@ from sim.errors import BalanceError
 from sim.games import get_game
 from sim.runner import as_rules
 
-GAMES = ("sunzi", "shuojian", "samurai")   # the games with held-out players (heldout/<game>.py)
+GAMES = ("sunzi", "shuojian", "samurai")   # the games with held-out players (heldout/<game>.py,
+                                            # heldout/<game>_*.py: modules)
 SEED = 28_000                   # the default seed: issue 28, apart from the seeds training uses
 MARGIN = 0.05                   # multi-player target: a seat at most 5 points above the field
 
 
-def players(game: str) -> dict:
-    """The held-out players of ``game``, by name (heldout/<game>.py: PLAYERS)."""
+def modules(game: str) -> list:
+    """The modules holding ``game``'s held-out players: heldout/<game>.py, then every
+    heldout/<game>_*.py (players written later by someone else, kept in a file of their own so
+    that it stays clear which ones the field's authors have read; each module has its PLAYERS and
+    KNOBS)."""
     if game not in GAMES:
         raise BalanceError(f"no held-out players for {game!r}; heldout/ has them for "
                            f"{', '.join(GAMES)}")
-    return importlib.import_module(f"heldout.{game}").PLAYERS
+    more = sorted(path.stem for path in Path(__file__).parent.glob(f"{game}_*.py"))
+    return [importlib.import_module(f"heldout.{name}") for name in [game, *more]]
+
+
+def players(game: str) -> dict:
+    """The held-out players of ``game``, by name (PLAYERS of heldout/<game>.py, then of
+    every heldout/<game>_*.py)."""
+    roster = {}
+    for module in modules(game):
+        for name, player in module.PLAYERS.items():
+            if name in roster:
+                raise BalanceError(f"held-out {game} player {name!r} is defined twice")
+            roster[name] = player
+    return roster
 
 
 def with_players(spec, rules, n_players):

@@ -29,7 +29,6 @@ so the table is the same for any number of jobs.
 from __future__ import annotations
 
 import argparse
-import importlib
 import zlib
 
 import numpy as np
@@ -40,19 +39,21 @@ from sim.errors import BalanceError
 from sim.games import get_game
 from sim.strategy import lookup
 
-from heldout.measure import players, with_players
+from heldout.measure import modules, players, with_players
 
 SEED = 28_150                   # issue 28, apart from heldout.measure's 28_000
 TOP = 10                        # settings printed (--out keeps them all)
 
 
 def knobs(game: str, player: str) -> list[tuple[float, float]]:
-    """The search range (lo, hi) of each knob of a held-out player (heldout/<game>.py: KNOBS)."""
+    """The search range (lo, hi) of each knob of a held-out player (KNOBS of the module that
+    defines it: heldout/<game>.py or a heldout/<game>_*.py)."""
     roster = players(game)
     if player not in roster:
         raise BalanceError(f"no held-out {game} player {player!r}; heldout/{game}.py has "
                            f"{', '.join(roster)}")
-    ranges = importlib.import_module(f"heldout.{game}").KNOBS.get(player)
+    ranges = next((module.KNOBS.get(player) for module in modules(game)
+                   if player in module.PLAYERS), None)
     if not ranges:
         raise BalanceError(f"held-out {game} player {player!r} declares no KNOBS to tune")
     return [(float(lo), float(hi)) for lo, hi in ranges]

@@ -42,7 +42,7 @@ from sim.strategy import script as sim_script
 from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, D, H, N_ACTIONS, N_STRATEGY_PARAMS,
                               P, PASS, POWER, RG, S, SCORING_EVERY, region_at, seat_at)
 
-GREEDY, COUNTER, RESERVE, SETTLE = 1, 2, 3, 4
+GREEDY, COUNTER, RESERVE, SETTLE, PLANNER = 1, 2, 3, 4, 5
 STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # Built-ins allocate nothing, so they run without reference counting like the kernel.
@@ -217,6 +217,71 @@ def plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter, reserve, quie
 
 
 @jit
+def planned_gain(pub, seat, c, r, spread, later, expected):
+    """What card c on region r is worth to the planner: the region's tiles (the coming scoring's,
+    later ones weighing ``later``, SZ-18) times the chance to hold it at the coming scoring after
+    this round's battle. The battle moves the margin by the card's strength over the card a
+    heuristic opponent is expected to place there (``expected``; SZ-9, SZ-10: the winner places or
+    removes the difference), and the rounds left until the scoring leave ``spread`` armies of
+    doubt a round either way. -1 and Plague are placed by their own rule and count nothing."""
+    if c < 0 or c == CARD.MINUS1 or c == CARD.PLAGUE:
+        return 0.0
+    k = (max(pub[P.ROUND], 1) - 1) // SCORING_EVERY
+    value = 0.0
+    for j in range(k, 3):
+        value += pub[region_at(r, RG.TILE + j)] * (1.0 if j == k else later)
+    left = SCORING_EVERY - (pub[P.ROUND] - 1) % SCORING_EVERY
+    margin = total(pub, r, seat) - total(pub, r, 1 - seat) + strength(c) - expected
+    return value / (1.0 + np.exp(-margin / (spread * np.sqrt(left))))
+
+
+@inline
+def expected_against(pub, seat, r, trust):
+    """The opposing card the planner expects on region r: ``trust`` times expected_card's (a
+    heuristic opponent's strongest cards on the regions that matter most), the rest an average
+    yellow (3.5): how much it believes the opponent plays like the built-ins."""
+    return trust * expected_card(pub, seat, region_rank(pub, seat, r, 0)) + (1.0 - trust) * 3.5
+
+
+@jit
+def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet, reach, hold,
+               later, spread, trust):
+    """PLANNER's cards for the whole round, a 5-bit card id per region: settle's cards and its
+    strongest-on-most-valuable assignment to start, then swaps of two regions' cards while a
+    swap raises the sum of planned_gain against expected_against's cards."""
+    n = pub[P.N_REGIONS]
+    packed = 0
+    for r in range(n):
+        c = plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter, reserve, quiet, reach,
+                      hold, later)
+        packed |= (c & 31) << (5 * r)
+    for _ in range(n * n):  # each pass keeps only improving swaps: it ends well before this
+        improved = False
+        for a in range(n):
+            if a == plague_r or a == minus_r:
+                continue
+            ea = expected_against(pub, seat, a, trust)
+            for b in range(a + 1, n):
+                if b == plague_r or b == minus_r:
+                    continue
+                eb = expected_against(pub, seat, b, trust)
+                ca, cb = (packed >> (5 * a)) & 31, (packed >> (5 * b)) & 31
+                if ca == 31 or cb == 31:
+                    continue
+                now = planned_gain(pub, seat, ca, a, spread, later, ea) + planned_gain(
+                    pub, seat, cb, b, spread, later, eb)
+                swapped = planned_gain(pub, seat, cb, a, spread, later, ea) + planned_gain(
+                    pub, seat, ca, b, spread, later, eb)
+                if swapped > now + 1e-9:
+                    packed &= ~((31 << (5 * a)) | (31 << (5 * b)))
+                    packed |= (cb << (5 * a)) | (ca << (5 * b))
+                    improved = True
+        if not improved:
+            break
+    return packed
+
+
+@jit
 def counter_targets(pub, mine, seat):
     """Counter: Plague where the opponent's armies outnumber ours the most (at least 2 more
     and 3 in all); -1 in scoring rounds on the most valuable region while the opponent may hold
@@ -259,8 +324,8 @@ def keep_value(c, counter):
 
 @jit
 def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, reserve=1.0,
-              quiet=0, reach=0.0, hold=1, later=0.3):
-    """GREEDY, COUNTER, RESERVE and SETTLE: everything but placement is the same sensible play.
+              quiet=0, reach=0.0, hold=1, later=0.3, spread=0.0, trust=0.0):
+    """GREEDY, COUNTER, RESERVE, SETTLE and PLANNER: everything but placement is the same play.
 
     leader (params[0]): leader to choose in warlord mode (0..3 = a..d; < 0: random).
     jitter (params[1]): jitter added to region priorities when placing (a fixed random number in
@@ -271,6 +336,8 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
     quiet round once ``hold`` are held (strong_spend); regions ranked by a priority that
     discounts a lead more than ``reach`` armies a round can swing, later scorings' tiles
     weighing ``later`` (priority). The defaults here play counter.
+    spread, trust (params[7:9], PLANNER only): with spread > 0 the round's cards are assigned by
+    plan_round, once a round (mine[H.MEMORY + 3] holds the round, mine[H.MEMORY + 4] the plan).
     """
     opp = 1 - seat
     n = pub[P.N_REGIONS]
@@ -283,6 +350,15 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
         if mine[H.MEMORY + 1] != pub[P.ROUND]:  # one random seed per round keeps the plan fixed
             mine[H.MEMORY + 1] = pub[P.ROUND]
             mine[H.MEMORY + 2] = np.int64(next_u64(rng, 0) >> np.uint64(1))
+        if spread > 0.0:
+            if mine[H.MEMORY + 3] != pub[P.ROUND]:
+                mine[H.MEMORY + 3] = pub[P.ROUND]
+                mine[H.MEMORY + 4] = plan_round(pub, mine, seat, plague_r, minus_r,
+                                                mine[H.MEMORY + 2], jitter, reserve, quiet,
+                                                reach, hold, later, spread, trust)
+            c = (mine[H.MEMORY + 4] >> (5 * here)) & 31
+            if c < CARD.LEADER and legal[c]:
+                return c
         c = plan_card(pub, mine, seat, here, plague_r, minus_r, mine[H.MEMORY + 2], jitter,
                       reserve, quiet, reach, hold, later)
         if c >= 0 and legal[c]:
@@ -368,6 +444,10 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
                          True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
                          params[6])
+    if kind == PLANNER:
+        return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
+                         True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
+                         params[6], params[7], params[8])
     return -1
 
 
@@ -386,6 +466,8 @@ RESERVE_SHARE = 0.5   # reserve's default (BUILTINS) and the plan features 16 fo
 # first style that beats the first shipped field (57.5%); docs/training.md says how, and which
 # held-out players it drew on.
 SETTLE_PARAMS = (-1.0, 1.0, RESERVE_SHARE, 1.0, 4.0, 3.0, 0.3)
+# planner: settle's plan, assigned for the chance to hold each region at the scoring (plan_round)
+PLANNER_PARAMS = SETTLE_PARAMS + (0.5, 0.5)
 COUNTER_PICK, GREEDY_PICK = 0, 1
 
 
@@ -582,7 +664,9 @@ STYLE_WEIGHTS = {"reserve": RESERVE_WEIGHTS}
 # 0.03, 2 strong cards a quiet round, reach 4.3, hold 4), so PSRO searches it too; the weight of
 # later tiles joined once a tuned held-out player that weighs every scoring alike won 67%.
 STYLE_KNOBS = {"settle": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
-                          6: (0.0, 1.0)}}
+                          6: (0.0, 1.0)},
+               "planner": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
+                           6: (0.0, 1.0), 7: (0.2, 3.0), 8: (0.0, 1.0)}}
 # Hidden units (analysis.training.train's ``hidden``) go where the game is decided: placement.
 # The other nine types are rare or follow from it, and a unit there would add 21 dimensions
 # that CMA-ES searches for nothing.
@@ -603,6 +687,9 @@ BUILTINS = {
     "settle": Strategy("settle", builtin=SETTLE, params=SETTLE_PARAMS,
                        doc="reserve, but spends one strong card in a quiet round once it holds "
                            "3, and leaves regions whose lead the rounds left cannot swing"),
+    "planner": Strategy("planner", builtin=PLANNER, params=PLANNER_PARAMS,
+                        doc="settle's cards, each placed where it most raises the chance to hold "
+                            "a region at the coming scoring against the expected opposing card"),
 }
 
 

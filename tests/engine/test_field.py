@@ -303,7 +303,8 @@ def test_the_oracle_starts_include_every_style_a_game_declares():
     from analysis.training import exploit_starts
 
     sunzi = get_game("sunzi")
-    assert expand_starts(sunzi, ORACLE_STARTS) == ["heuristic", "field", "reserve", "settle"]
+    assert expand_starts(sunzi, ORACLE_STARTS) == ["heuristic", "field", "reserve", "settle",
+                                                   "planner"]
     assert expand_starts(KUHN, ORACLE_STARTS) == ["heuristic", "field"]
     assert "reserve" in exploit_starts(sunzi) and "reserve" not in exploit_starts(KUHN)
     with pytest.raises(RunError, match="reserve"):

@@ -15,17 +15,19 @@ WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 
 def test_builtins_are_registered():
-    assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle"}
+    assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle", "planner"}
 
 
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
 def test_heuristics_beat_random_and_counter_beats_greedy(mode):
     """The 95% Wilson interval of the stronger side's win share lies above `share`, from
     either seat (a draw counts half, so the count is rounded down). settle beats counter in
-    the basic mode only: in the advanced one (leader powers) it wins about half from seat 1."""
+    the basic mode only: in the advanced one (leader powers) it wins about half from seat 1;
+    planner beats settle in the basic mode."""
     pairs = (("greedy", "random", 0.9), ("counter", "random", 0.9), ("counter", "greedy", 0.5),
-             ("reserve", "random", 0.9), ("settle", "random", 0.9))
-    for strong, weak, share in pairs + ((("settle", "counter", 0.5),) if mode == "basic" else ()):
+             ("reserve", "random", 0.9), ("settle", "random", 0.9), ("planner", "random", 0.9))
+    basic_only = (("settle", "counter", 0.5), ("planner", "settle", 0.5))
+    for strong, weak, share in pairs + (basic_only if mode == "basic" else ()):
         for seat in (0, 1):
             seats = [strong, weak] if seat == 0 else [weak, strong]
             wins = simulate("sunzi", {"mode": mode}, seats, 1000, seed=9).records[f"win_{seat}"]
@@ -74,7 +76,30 @@ def test_settle_spends_one_strong_card_in_a_quiet_round_and_counter_none():
     assert ours.equals(theirs)
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "random"])
+def test_planner_moves_cards_to_where_they_hold_a_region_and_its_knob_off_plays_settle():
+    """SZ-18 (control at the scoring) and SZ-9/SZ-10 (a battle moves the margin by the cards'
+    difference): planner plays settle's cards, so it spends as many strong cards a round as
+    settle, but places them elsewhere in some rounds; with spread 0 it plays settle exactly."""
+    moved, same_count = 0, True
+    for i in range(30):
+        rounds = {}
+        for name in ("settle", "planner"):
+            _, events, _ = play_one("sunzi", None, [name, "counter"], 4, i)
+            for e in events:
+                if e[0] == L.EV.PLACE and e[2] == 0 and e[1] == 1:
+                    rounds.setdefault(name, []).append((e[4], e[3]))
+        settle, planner = sorted(rounds["settle"]), sorted(rounds["planner"])
+        same_count &= sorted(c for _, c in settle) == sorted(c for _, c in planner)
+        moved += settle != planner
+    assert same_count and moved > 0
+    off = BUILTINS["planner"].with_params(*BUILTINS["settle"].params, 0.0, 0.5)
+    ours = simulate("sunzi", None, [off, "reserve"], 500, seed=3).records
+    theirs = simulate("sunzi", None, ["settle", "reserve"], 500, seed=3).records
+    assert ours.equals(theirs)
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "planner",
+                                      "random"])
 def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
     """Two games that differ only in White's deck (so in White's hidden hand): Black's first
     round of decisions is the same (placements, and its own random stream)."""
