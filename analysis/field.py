@@ -209,6 +209,14 @@ def best_response(spec, rules, members, mix, starts, every_start: bool, k: int, 
     return best
 
 
+def check_oracle_hidden(hidden) -> None:
+    """Refuse a bad hidden-unit count before any table is played (it would only fail at the
+    first oracle call otherwise)."""
+    if isinstance(hidden, bool) or not isinstance(hidden, (int, np.integer)) or hidden < 0:
+        raise RunError(f"oracle hidden units {hidden!r}: give a whole number >= 0, the hidden "
+                       "units per decision type of the searched policies (--oracle-hidden)")
+
+
 def oracle_budget(generations: int, games: int, hidden: int = 0) -> str:
     """How a best response was searched, as the exploitability line quotes it."""
     return f"{generations} x {games}" + (f", {hidden} hidden units" if hidden else "")
@@ -310,6 +318,7 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
             for v in response_budget)):
         raise RunError(f"response budget {response_budget!r}: give two positive whole numbers, "
                        "generations and games (--response-budget 30 200)")
+    check_oracle_hidden(oracle_hidden)
     spec = get_game(game)
     rules = as_rules(spec, rules)
     n = rules.n_seats
@@ -506,6 +515,7 @@ def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENER
     own; the response that wins most is the measure. ``undecided`` (UNDECIDED): by default as
     the file was built. ``oracle_hidden``: hidden units of the searched policies (a richer
     class of best responses than the linear one)."""
+    check_oracle_hidden(oracle_hidden)
     spec = get_game(game)
     rules = as_rules(spec, rules)
     body = F.load(path, spec)

@@ -342,6 +342,9 @@ def test_the_iterations_can_search_at_a_smaller_budget_than_the_final_measure(mo
     for bad in ((0, 40), (5,), (5.5, 40)):
         with pytest.raises(RunError, match="response budget"):
             build_field("kuhn", None, iterations=1, response_budget=bad)
+    for bad in (-1, 1.5, True):  # refused by name before any table is played
+        with pytest.raises(RunError, match="--oracle-hidden"):
+            build_field("kuhn", None, iterations=1, oracle_hidden=bad)
 
 
 def test_a_resumed_run_keeps_the_final_measure_apart_from_the_iterations_oracle(monkeypatch,
