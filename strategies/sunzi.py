@@ -42,7 +42,7 @@ from sim.strategy import script as sim_script
 from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, D, H, N_ACTIONS, N_STRATEGY_PARAMS,
                               P, PASS, POWER, RG, S, SCORING_EVERY, region_at, seat_at)
 
-GREEDY, COUNTER, RESERVE, SETTLE, PLANNER = 1, 2, 3, 4, 5
+GREEDY, COUNTER, RESERVE, SETTLE, PLANNER, HOLDER = 1, 2, 3, 4, 5, 6
 STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # Built-ins allocate nothing, so they run without reference counting like the kernel.
@@ -243,24 +243,63 @@ def expected_against(pub, seat, r, trust):
     return trust * expected_card(pub, seat, region_rank(pub, seat, r, 0)) + (1.0 - trust) * 3.5
 
 
+@inline
+def card_bonus(pub, c, y1_bonus, white_price):
+    """HOLDER's price of placing card c beyond the battle: the yellow 1's extra draw (SZ-14) is
+    worth ``y1_bonus`` before the last round; a one-use card (SZ-13) costs ``white_price``,
+    less as the rounds run out (in round 9 it costs nothing)."""
+    bonus = 0.0
+    if c == CARD.Y1 and pub[P.ROUND] < 3 * SCORING_EVERY:
+        bonus += y1_bonus
+    if CARD.W7 <= c <= CARD.PLUS3:
+        bonus -= white_price * (3 * SCORING_EVERY - pub[P.ROUND]) / (3.0 * SCORING_EVERY)
+    return bonus
+
+
 @jit
 def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet, reach, hold,
-               later, spread, trust):
-    """PLANNER's cards for the whole round, a 5-bit card id per region: settle's cards and its
-    strongest-on-most-valuable assignment to start, then swaps of two regions' cards while a
-    swap raises the sum of planned_gain against expected_against's cards."""
+               later, spread, trust, exchange=False, y1_bonus=0.0, white_price=0.0):
+    """PLANNER's and HOLDER's cards for the whole round, a 5-bit card id per region: settle's
+    cards and its strongest-on-most-valuable assignment to start, then, while a move raises the
+    sum of planned_gain against expected_against's cards (plus card_bonus): swaps of two
+    regions' cards, and with ``exchange`` (HOLDER) a region's card for one left in hand, so
+    that which cards to play is part of the same optimisation."""
     n = pub[P.N_REGIONS]
-    packed = 0
+    packed, placed = 0, 0
     for r in range(n):
         c = plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter, reserve, quiet, reach,
                       hold, later)
         packed |= (c & 31) << (5 * r)
-    for _ in range(n * n):  # each pass keeps only improving swaps: it ends well before this
+        if 0 <= c < CARD.LEADER:
+            placed |= 1 << c
+    spare = 0  # fighting cards in hand that the start plan leaves out
+    if exchange:
+        spare = mine[H.HAND]
+        for q in range(n):
+            if mine[H.PLACED + q] >= 0:
+                spare |= 1 << mine[H.PLACED + q]
+        spare &= ~placed & ((1 << (CARD.PLUS3 + 1)) - 1)
+    for _ in range(4 * n * n):  # each pass keeps only improving moves: it ends well before this
         improved = False
         for a in range(n):
             if a == plague_r or a == minus_r:
                 continue
             ea = expected_against(pub, seat, a, trust)
+            ca = (packed >> (5 * a)) & 31
+            if ca == 31:
+                continue
+            now_a = planned_gain(pub, seat, ca, a, spread, later, ea) + card_bonus(
+                pub, ca, y1_bonus, white_price)
+            for d in range(CARD.PLUS3 + 1):  # a card left in hand instead of ca
+                if (spare >> d) & 1 == 0:
+                    continue
+                if planned_gain(pub, seat, d, a, spread, later, ea) + card_bonus(
+                        pub, d, y1_bonus, white_price) > now_a + 1e-9:
+                    packed = (packed & ~(31 << (5 * a))) | (d << (5 * a))
+                    spare = (spare & ~(1 << d)) | (1 << ca)
+                    ca, improved = d, True
+                    now_a = planned_gain(pub, seat, ca, a, spread, later, ea) + card_bonus(
+                        pub, ca, y1_bonus, white_price)
             for b in range(a + 1, n):
                 if b == plague_r or b == minus_r:
                     continue
@@ -324,8 +363,10 @@ def keep_value(c, counter):
 
 @jit
 def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, reserve=1.0,
-              quiet=0, reach=0.0, hold=1, later=0.3, spread=0.0, trust=0.0):
-    """GREEDY, COUNTER, RESERVE, SETTLE and PLANNER: everything but placement is the same play.
+              quiet=0, reach=0.0, hold=1, later=0.3, spread=0.0, trust=0.0, exchange=False,
+              y1_bonus=0.0, white_price=0.0):
+    """GREEDY, COUNTER, RESERVE, SETTLE, PLANNER and HOLDER: everything but placement is the
+    same play.
 
     leader (params[0]): leader to choose in warlord mode (0..3 = a..d; < 0: random).
     jitter (params[1]): jitter added to region priorities when placing (a fixed random number in
@@ -338,6 +379,8 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
     weighing ``later`` (priority). The defaults here play counter.
     spread, trust (params[7:9], PLANNER only): with spread > 0 the round's cards are assigned by
     plan_round, once a round (mine[H.MEMORY + 3] holds the round, mine[H.MEMORY + 4] the plan).
+    y1_bonus, white_price (params[9:11], HOLDER only): plan_round also chooses which cards to
+    play (``exchange``), pricing the yellow 1's draw and the one-use cards (card_bonus).
     """
     opp = 1 - seat
     n = pub[P.N_REGIONS]
@@ -355,7 +398,8 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
                 mine[H.MEMORY + 3] = pub[P.ROUND]
                 mine[H.MEMORY + 4] = plan_round(pub, mine, seat, plague_r, minus_r,
                                                 mine[H.MEMORY + 2], jitter, reserve, quiet,
-                                                reach, hold, later, spread, trust)
+                                                reach, hold, later, spread, trust, exchange,
+                                                y1_bonus, white_price)
             c = (mine[H.MEMORY + 4] >> (5 * here)) & 31
             if c < CARD.LEADER and legal[c]:
                 return c
@@ -448,6 +492,10 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
                          True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
                          params[6], params[7], params[8])
+    if kind == HOLDER:
+        return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
+                         True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
+                         params[6], params[7], params[8], True, params[9], params[10])
     return -1
 
 
@@ -468,6 +516,10 @@ RESERVE_SHARE = 0.5   # reserve's default (BUILTINS) and the plan features 16 fo
 SETTLE_PARAMS = (-1.0, 1.0, RESERVE_SHARE, 1.0, 4.0, 3.0, 0.3)
 # planner: settle's plan, assigned for the chance to hold each region at the scoring (plan_round)
 PLANNER_PARAMS = SETTLE_PARAMS + (0.5, 0.5)
+# holder: planner, choosing the cards too (plan_round's exchange): the yellow 1's draw worth 0.5
+# tile points, a one-use card 1.5 at the start of the game. Its first knob setting; the field's
+# oracle tunes them (STYLE_KNOBS).
+HOLDER_PARAMS = PLANNER_PARAMS + (0.5, 1.5)
 COUNTER_PICK, GREEDY_PICK = 0, 1
 
 
@@ -666,7 +718,10 @@ STYLE_WEIGHTS = {"reserve": RESERVE_WEIGHTS}
 STYLE_KNOBS = {"settle": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
                           6: (0.0, 1.0)},
                "planner": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
-                           6: (0.0, 1.0), 7: (0.2, 3.0), 8: (0.0, 1.0)}}
+                           6: (0.0, 1.0), 7: (0.2, 3.0), 8: (0.0, 1.0)},
+               "holder": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
+                          6: (0.0, 1.0), 7: (0.2, 3.0), 8: (0.0, 1.0), 9: (0.0, 3.0),
+                          10: (0.0, 5.0)}}
 # Hidden units (analysis.training.train's ``hidden``) go where the game is decided: placement.
 # The other nine types are rare or follow from it, and a unit there would add 21 dimensions
 # that CMA-ES searches for nothing.
@@ -690,6 +745,10 @@ BUILTINS = {
     "planner": Strategy("planner", builtin=PLANNER, params=PLANNER_PARAMS,
                         doc="settle's cards, each placed where it most raises the chance to hold "
                             "a region at the coming scoring against the expected opposing card"),
+    "holder": Strategy("holder", builtin=HOLDER, params=HOLDER_PARAMS,
+                       doc="planner, but chooses which cards to play in the same optimisation: "
+                           "a one-use card when its armies are worth its price, the yellow 1 "
+                           "only when its extra draw is worth the battle it loses"),
 }
 
 

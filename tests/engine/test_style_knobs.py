@@ -18,11 +18,12 @@ SUNZI = get_game("sunzi")
 
 def test_sunzi_declares_settles_knobs_and_the_oracle_starts_there_too():
     assert style_knobs(SUNZI) == S.STYLE_KNOBS and "settle" in S.STYLE_KNOBS
-    assert exploit_starts(SUNZI)[-3:] == ("reserve", "settle", "planner")
+    assert exploit_starts(SUNZI)[-4:] == ("reserve", "settle", "planner", "holder")
     assert expand_starts(SUNZI, ORACLE_STARTS) == ["heuristic", "field", "reserve", "settle",
-                                                   "planner"]
-    for index, (low, high) in S.STYLE_KNOBS["settle"].items():
-        assert low <= S.SETTLE_PARAMS[index] <= high   # the search starts inside its box
+                                                   "planner", "holder"]
+    for style, knobs in S.STYLE_KNOBS.items():   # every search starts inside its box
+        for index, (low, high) in knobs.items():
+            assert low <= S.BUILTINS[style].params[index] <= high, (style, index)
 
 
 @pytest.mark.timeout(600)

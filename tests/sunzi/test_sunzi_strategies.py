@@ -15,7 +15,8 @@ WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 
 def test_builtins_are_registered():
-    assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle", "planner"}
+    assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle", "planner",
+                             "holder"}
 
 
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
@@ -23,10 +24,12 @@ def test_heuristics_beat_random_and_counter_beats_greedy(mode):
     """The 95% Wilson interval of the stronger side's win share lies above `share`, from
     either seat (a draw counts half, so the count is rounded down). settle beats counter in
     the basic mode only: in the advanced one (leader powers) it wins about half from seat 1;
-    planner beats settle in the basic mode."""
+    planner and holder beat settle in the basic mode."""
     pairs = (("greedy", "random", 0.9), ("counter", "random", 0.9), ("counter", "greedy", 0.5),
-             ("reserve", "random", 0.9), ("settle", "random", 0.9), ("planner", "random", 0.9))
-    basic_only = (("settle", "counter", 0.5), ("planner", "settle", 0.5))
+             ("reserve", "random", 0.9), ("settle", "random", 0.9), ("planner", "random", 0.9),
+             ("holder", "random", 0.9))
+    basic_only = (("settle", "counter", 0.5), ("planner", "settle", 0.5),
+                  ("holder", "settle", 0.5))
     for strong, weak, share in pairs + (basic_only if mode == "basic" else ()):
         for seat in (0, 1):
             seats = [strong, weak] if seat == 0 else [weak, strong]
@@ -98,8 +101,42 @@ def test_planner_moves_cards_to_where_they_hold_a_region_and_its_knob_off_plays_
     assert ours.equals(theirs)
 
 
+def holder_placements(params, n_games=30):
+    """(game, round, card) of every card holder places from seat 0 against counter."""
+    holder = BUILTINS["holder"].with_params(*params)
+    placed = []
+    for i in range(n_games):
+        _, events, _ = play_one("sunzi", None, [holder, "counter"], 4, i)
+        placed += [(i, e[1], e[3]) for e in events if e[0] == L.EV.PLACE and e[2] == 0]
+    return placed
+
+
+def test_holder_chooses_its_cards_by_their_price():
+    """SZ-13 (a one-use card is gone once played) and SZ-14 (the yellow 1 draws an extra card):
+    holder plays the cards whose armies are worth their price. Priced out of reach, a one-use
+    fighting card (7-10, +1) is played only in round 9, where it costs nothing; with the draw
+    worth more than any region, the yellow 1 is played in every round before the last. At its
+    defaults it spends one-use cards outside the scoring rounds (settle's plan spends at most one
+    a quiet round, and only once it holds three) and keeps the yellow 1 in hand in some rounds."""
+    base = BUILTINS["holder"].params
+    dear = holder_placements(base[:9] + (0.0, 1e6))
+    one_use = {r for _, r, c in dear if L.CARD.W7 <= c <= L.CARD.PLUS3}
+    assert one_use == {9}
+    drawing = holder_placements(base[:9] + (50.0, 0.0))
+    rounds = {(g, r) for g, r, _ in drawing if r < 9}
+    assert rounds == {(g, r) for g, r, c in drawing if c == L.CARD.Y1 and r < 9}
+    usual = holder_placements(base)
+    quiet = {}
+    for g, r, c in usual:
+        if r % 3 != 0 and L.CARD.W7 <= c <= L.CARD.PLUS3:
+            quiet[g, r] = quiet.get((g, r), 0) + 1
+    assert quiet and max(quiet.values()) >= 2
+    rounds = {(g, r) for g, r, _ in usual if r < 9}
+    assert rounds - {(g, r) for g, r, c in usual if c == L.CARD.Y1}
+
+
 @pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "planner",
-                                      "random"])
+                                      "holder", "random"])
 def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
     """Two games that differ only in White's deck (so in White's hidden hand): Black's first
     round of decisions is the same (placements, and its own random stream)."""

@@ -36,14 +36,14 @@ TRAINING = {"against": ("counter", "greedy"), "hold_out": None, "generations": 1
             "features": 16}
 
 # How the shipped strong field (strategies/policies/sunzi.field.json) is built: PSRO from greedy,
-# counter, reserve, settle, planner and the trained policy, 64 best responses at the exploit
+# counter, reserve, settle, planner, holder and the trained policy, 64 best responses at the exploit
 # search's default budget (60 x 300), then the exploitability: the same search from every start.
 # The oracle starts in turn from counter's weights, the mixture's most probable policy, reserve's
-# weights, and settle's and planner's knobs (a tuned built-in is a best response within its
+# weights, and settle's, planner's and holder's knobs (a tuned built-in is a best response within its
 # family: analysis.training.tune_style), seed 11 (`balance field --shipped sunzi`, 37 minutes with
 # two jobs on the 2-core machine, a cold compile included; docs/training.md has every iteration).
-# Sunzi's styles beat each other in a ring, and settle's and planner's families are beyond the
-# policy's features, so the oracle searches from each of them. At 44 iterations the best response
+# Sunzi's styles beat each other in a ring, and settle's, planner's and holder's families are
+# beyond the policy's features, so the oracle searches from each of them. At 44 iterations the best response
 # found still won 65.0%; the last 20 brought it to 53.0%.
 FIELD = {"iterations": 64, "seed": 11,
          # measured after the build (docs/training.md), printed beside its exploitability
