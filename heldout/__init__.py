@@ -22,6 +22,13 @@ installed packages (run them from the repository root), and why they were writte
   to a one-paragraph idea (each region's chance of being held at the coming scoring, a logistic
   in the margin, against a distribution of the opponent's card), the idea the built-in
   ``planner`` was written on at the same time; its code was not read either.
+- ``heldout.sunzi_fresh``: ``solver`` (each round a small zero-sum matrix game between a few
+  whole-round placements of its own and guesses of the opponent's, solved by regret matching,
+  its placement sampled from the mixture) and ``rusher`` (strong cards on the best round-3
+  tiles to win the first scoring, then defends its leads), written by a helper from the rules
+  brief alone, without reading the built-in strategies or the other held-out players (it set
+  the defaults by playing against greedy, counter and settle, never reading them); nobody who
+  builds or tunes a field reads this file.
 - ``heldout.shuojian``: Shuo Jian players (``PLAYERS``).
 - ``heldout.samurai``: Samurai Sword players (``PLAYERS``, 3 to 7 players).
 - ``heldout.measure``: a strategy's share against every one of them, rotated seats, Wilson
