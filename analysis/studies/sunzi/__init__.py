@@ -36,19 +36,20 @@ TRAINING = {"against": ("counter", "greedy"), "hold_out": None, "generations": 1
             "features": 16}
 
 # How the shipped strong field (strategies/policies/sunzi.field.json) is built: PSRO from greedy,
-# counter, reserve, settle, planner, holder and the trained policy, 64 best responses at the exploit
-# search's default budget (60 x 300), then the exploitability: the same search from every start.
-# The oracle starts in turn from counter's weights, the mixture's most probable policy, reserve's
-# weights, and settle's, planner's and holder's knobs (a tuned built-in is a best response within its
-# family: analysis.training.tune_style), seed 11 (`balance field --shipped sunzi`, 37 minutes with
-# two jobs on the 2-core machine, a cold compile included; docs/training.md has every iteration).
-# Sunzi's styles beat each other in a ring, and settle's, planner's and holder's families are
-# beyond the policy's features, so the oracle searches from each of them. At 44 iterations the best response
-# found still won 65.0%; the last 20 brought it to 53.0%.
+# counter, reserve, settle, planner, holder and the trained policy, 64 best responses at the
+# exploit search's default budget (60 x 300), then the exploitability: the same search from every
+# start. The oracle starts in turn from counter's weights, the mixture's most probable policy,
+# reserve's weights, and settle's, planner's and holder's knobs (a tuned built-in is a best
+# response within its family: analysis.training.tune_style), seed 11 (`balance field --shipped
+# sunzi`, 36 minutes with two jobs on the 2-core machine, a cold compile included;
+# docs/training.md has every iteration). Sunzi's styles beat each other in a ring, and settle's,
+# planner's and holder's families are beyond the policy's features, so the oracle searches from
+# each of them. With holder among the starts the best response found wins 58.0%; the field
+# before it lost 62.1% to a holder tuned against it (docs/training.md, "Sunzi's fourth field").
 FIELD = {"iterations": 64, "seed": 11,
          # measured after the build (docs/training.md), printed beside its exploitability
          "caveat": "Held-out players written from the rules and tuned against this field "
                    "(`python -m heldout.tune sunzi strong --player NAME`, 150 settings) win up "
-                   "to 84.9% (84.1%-85.6%) of 8,000 fresh games (accountant; reader 83.7%; "
-                   "both written by helpers who never read the built-ins; concentrate 52.6%): "
-                   "the field is not yet strong against those two families"}
+                   "to 86.0% (85.2%-86.8%) of 8,000 fresh games (accountant; reader 65.5%, "
+                   "solver 61.9%, rusher 54.3%; written by helpers who never read the "
+                   "built-ins): the field is not yet strong against accountant's line"}
