@@ -715,6 +715,8 @@ STYLE_WEIGHTS = {"reserve": RESERVE_WEIGHTS}
 # beyond the features: the first field with settle in it lost 67.5% to a tuned settle (share
 # 0.03, 2 strong cards a quiet round, reach 4.3, hold 4), so PSRO searches it too; the weight of
 # later tiles joined once a tuned held-out player that weighs every scoring alike won 67%.
+# holder's two prices are searched because a holder tuned against the third field won 62.1%,
+# a line no other family reached (docs/training.md, "Sunzi's fourth field").
 STYLE_KNOBS = {"settle": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
                           6: (0.0, 1.0)},
                "planner": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
