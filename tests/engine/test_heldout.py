@@ -11,7 +11,8 @@ if str(ROOT) not in sys.path:  # heldout/ runs from the repository root, on purp
     sys.path.insert(0, str(ROOT))
 
 from analysis.training import shares  # noqa: E402
-from heldout.measure import GAMES, heldout_table, players  # noqa: E402
+from heldout.measure import GAMES, heldout_table, modules, players  # noqa: E402
+from heldout.tune import knobs  # noqa: E402
 from sim.errors import BalanceError  # noqa: E402
 from sim.games import get_game  # noqa: E402
 from sim.runner import as_rules, simulate  # noqa: E402
@@ -19,6 +20,27 @@ from sim.runner import as_rules, simulate  # noqa: E402
 TWO_PLAYER = [game for game in GAMES if as_rules(get_game(game), None).n_seats == 2]
 PLAYERS = [(game, name) for game in TWO_PLAYER for name in players(game)]
 SAMURAI = list(players("samurai")) if "samurai" in GAMES else []
+EVERY = [(game, name) for game in GAMES for name in players(game)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_heldout_module_of_a_game_is_found(game):
+    """heldout/<game>.py and every heldout/<game>_*.py (players written later, by someone else)
+    join one roster, so heldout.measure and heldout.tune see them all."""
+    files = {path.stem for path in (ROOT / "heldout").glob(f"{game}*.py")
+             if path.stem == game or path.stem.startswith(f"{game}_")}
+    assert {module.__name__.split(".")[-1] for module in modules(game)} == files
+    for module in modules(game):
+        assert set(module.PLAYERS) == set(module.KNOBS)
+        assert all(players(game)[name] is player for name, player in module.PLAYERS.items())
+
+
+@pytest.mark.parametrize("game, name", EVERY)
+def test_a_heldout_player_declares_knobs_the_tuner_can_search(game, name):
+    """heldout.tune draws each knob from its range and setting 0 is the player as described, so
+    every range holds 0 and has room to move."""
+    ranges = knobs(game, name)
+    assert ranges and all(lo < hi and lo <= 0 <= hi for lo, hi in ranges), ranges
 
 
 @pytest.mark.timeout(600)
