@@ -217,13 +217,17 @@ def plan_card(pub, mine, seat, r, plague_r, minus_r, seed, jitter, reserve, quie
 
 
 @jit
-def planned_gain(pub, seat, c, r, spread, later, expected):
+def planned_gain(pub, seat, c, r, spread, later, expected, army_price=0.0, settled=0.0):
     """What card c on region r is worth to the planner: the region's tiles (the coming scoring's,
     later ones weighing ``later``, SZ-18) times the chance to hold it at the coming scoring after
     this round's battle. The battle moves the margin by the card's strength over the card a
     heuristic opponent is expected to place there (``expected``; SZ-9, SZ-10: the winner places or
     removes the difference), and the rounds left until the scoring leave ``spread`` armies of
-    doubt a round either way. -1 and Plague are placed by their own rule and count nothing."""
+    doubt a round either way. -1 and Plague are placed by their own rule and count nothing.
+    HOLDER also pays ``army_price`` for each army the win places beyond a lead of ``settled``:
+    such armies hold nothing more, and once supply is out every one is pulled off a contested
+    region (SZ-12). A field without this price piled 15 armies on a region an opponent conceded
+    with its yellow 1 each round (docs/training.md, "Sunzi's fifth field")."""
     if c < 0 or c == CARD.MINUS1 or c == CARD.PLAGUE:
         return 0.0
     k = (max(pub[P.ROUND], 1) - 1) // SCORING_EVERY
@@ -232,14 +236,36 @@ def planned_gain(pub, seat, c, r, spread, later, expected):
         value += pub[region_at(r, RG.TILE + j)] * (1.0 if j == k else later)
     left = SCORING_EVERY - (pub[P.ROUND] - 1) % SCORING_EVERY
     margin = total(pub, r, seat) - total(pub, r, 1 - seat) + strength(c) - expected
-    return value / (1.0 + np.exp(-margin / (spread * np.sqrt(left))))
+    gain = value / (1.0 + np.exp(-margin / (spread * np.sqrt(left))))
+    if army_price > 0.0:
+        before = total(pub, r, seat) - total(pub, r, 1 - seat)
+        gain -= army_price * max(0.0, armies_placed(pub, seat, c, r, expected)
+                                 - max(0.0, settled - before))
+    return gain
 
 
 @inline
-def expected_against(pub, seat, r, trust):
+def armies_placed(pub, seat, c, r, expected):
+    """Armies a win with card c on region r is expected to take from supply: the margin over
+    ``expected`` less the opposing armies there, which the winner removes instead (SZ-10, the
+    built-ins' split); a +1..+3 wins by its own margin (SZ-11). Armies beyond supply are pulled
+    off other regions (SZ-12), so a big win where the opponent has nothing drains them."""
+    if CARD.PLUS1 <= c <= CARD.PLUS3:
+        d = 1.0 + (c - CARD.PLUS1)
+    else:
+        d = strength(c) - expected
+    return max(0.0, d - pub[region_at(r, RG.ARMIES + 1 - seat)])
+
+
+@inline
+def expected_against(pub, seat, r, trust, settled=0.0):
     """The opposing card the planner expects on region r: ``trust`` times expected_card's (a
     heuristic opponent's strongest cards on the regions that matter most), the rest an average
-    yellow (3.5): how much it believes the opponent plays like the built-ins."""
+    yellow (3.5): how much it believes the opponent plays like the built-ins. With ``settled``
+    (HOLDER) a region it leads by that many is conceded: the opponent's weakest card, the yellow
+    1, is expected there, so that any card above it is seen to place armies (planned_gain)."""
+    if settled > 0.0 and total(pub, r, seat) - total(pub, r, 1 - seat) >= settled:
+        return 1.0
     return trust * expected_card(pub, seat, region_rank(pub, seat, r, 0)) + (1.0 - trust) * 3.5
 
 
@@ -258,7 +284,8 @@ def card_bonus(pub, c, y1_bonus, white_price):
 
 @jit
 def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet, reach, hold,
-               later, spread, trust, exchange=False, y1_bonus=0.0, white_price=0.0):
+               later, spread, trust, exchange=False, y1_bonus=0.0, white_price=0.0,
+               army_price=0.0, settled=0.0):
     """PLANNER's and HOLDER's cards for the whole round, a 5-bit card id per region: settle's
     cards and its strongest-on-most-valuable assignment to start, then, while a move raises the
     sum of planned_gain against expected_against's cards (plus card_bonus): swaps of two
@@ -284,33 +311,33 @@ def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet,
         for a in range(n):
             if a == plague_r or a == minus_r:
                 continue
-            ea = expected_against(pub, seat, a, trust)
+            ea = expected_against(pub, seat, a, trust, settled)
             ca = (packed >> (5 * a)) & 31
             if ca == 31:
                 continue
-            now_a = planned_gain(pub, seat, ca, a, spread, later, ea) + card_bonus(
+            now_a = planned_gain(pub, seat, ca, a, spread, later, ea, army_price, settled) + card_bonus(
                 pub, ca, y1_bonus, white_price)
             for d in range(CARD.PLUS3 + 1):  # a card left in hand instead of ca
                 if (spare >> d) & 1 == 0:
                     continue
-                if planned_gain(pub, seat, d, a, spread, later, ea) + card_bonus(
+                if planned_gain(pub, seat, d, a, spread, later, ea, army_price, settled) + card_bonus(
                         pub, d, y1_bonus, white_price) > now_a + 1e-9:
                     packed = (packed & ~(31 << (5 * a))) | (d << (5 * a))
                     spare = (spare & ~(1 << d)) | (1 << ca)
                     ca, improved = d, True
-                    now_a = planned_gain(pub, seat, ca, a, spread, later, ea) + card_bonus(
+                    now_a = planned_gain(pub, seat, ca, a, spread, later, ea, army_price, settled) + card_bonus(
                         pub, ca, y1_bonus, white_price)
             for b in range(a + 1, n):
                 if b == plague_r or b == minus_r:
                     continue
-                eb = expected_against(pub, seat, b, trust)
+                eb = expected_against(pub, seat, b, trust, settled)
                 ca, cb = (packed >> (5 * a)) & 31, (packed >> (5 * b)) & 31
                 if ca == 31 or cb == 31:
                     continue
-                now = planned_gain(pub, seat, ca, a, spread, later, ea) + planned_gain(
-                    pub, seat, cb, b, spread, later, eb)
-                swapped = planned_gain(pub, seat, cb, a, spread, later, ea) + planned_gain(
-                    pub, seat, ca, b, spread, later, eb)
+                now = planned_gain(pub, seat, ca, a, spread, later, ea, army_price, settled) + planned_gain(
+                    pub, seat, cb, b, spread, later, eb, army_price, settled)
+                swapped = planned_gain(pub, seat, cb, a, spread, later, ea, army_price, settled) + planned_gain(
+                    pub, seat, ca, b, spread, later, eb, army_price, settled)
                 if swapped > now + 1e-9:
                     packed &= ~((31 << (5 * a)) | (31 << (5 * b)))
                     packed |= (cb << (5 * a)) | (ca << (5 * b))
@@ -364,7 +391,7 @@ def keep_value(c, counter):
 @jit
 def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, reserve=1.0,
               quiet=0, reach=0.0, hold=1, later=0.3, spread=0.0, trust=0.0, exchange=False,
-              y1_bonus=0.0, white_price=0.0):
+              y1_bonus=0.0, white_price=0.0, army_price=0.0, settled=0.0):
     """GREEDY, COUNTER, RESERVE, SETTLE, PLANNER and HOLDER: everything but placement is the
     same play.
 
@@ -381,6 +408,8 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
     plan_round, once a round (mine[H.MEMORY + 3] holds the round, mine[H.MEMORY + 4] the plan).
     y1_bonus, white_price (params[9:11], HOLDER only): plan_round also chooses which cards to
     play (``exchange``), pricing the yellow 1's draw and the one-use cards (card_bonus).
+    army_price, settled (params[11:13], HOLDER only): the price of an army placed beyond a lead
+    of ``settled``, where the opponent is expected to concede (planned_gain, expected_against).
     """
     opp = 1 - seat
     n = pub[P.N_REGIONS]
@@ -399,7 +428,7 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
                 mine[H.MEMORY + 4] = plan_round(pub, mine, seat, plague_r, minus_r,
                                                 mine[H.MEMORY + 2], jitter, reserve, quiet,
                                                 reach, hold, later, spread, trust, exchange,
-                                                y1_bonus, white_price)
+                                                y1_bonus, white_price, army_price, settled)
             c = (mine[H.MEMORY + 4] >> (5 * here)) & 31
             if c < CARD.LEADER and legal[c]:
                 return c
@@ -495,7 +524,8 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     if kind == HOLDER:
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
                          True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
-                         params[6], params[7], params[8], True, params[9], params[10])
+                         params[6], params[7], params[8], True, params[9], params[10], params[11],
+                         params[12])
     return -1
 
 
@@ -517,9 +547,10 @@ SETTLE_PARAMS = (-1.0, 1.0, RESERVE_SHARE, 1.0, 4.0, 3.0, 0.3)
 # planner: settle's plan, assigned for the chance to hold each region at the scoring (plan_round)
 PLANNER_PARAMS = SETTLE_PARAMS + (0.5, 0.5)
 # holder: planner, choosing the cards too (plan_round's exchange): the yellow 1's draw worth 0.5
-# tile points, a one-use card 1.5 at the start of the game. Its first knob setting; the field's
-# oracle tunes them (STYLE_KNOBS).
-HOLDER_PARAMS = PLANNER_PARAMS + (0.5, 1.5)
+# tile points, a one-use card 1.5 at the start of the game; an army placed beyond a lead of 6
+# costs 0.3, and on a region led by 6 the opponent is expected to concede (its yellow 1). Its
+# first knob setting; the field's oracle tunes them (STYLE_KNOBS).
+HOLDER_PARAMS = PLANNER_PARAMS + (0.5, 1.5, 0.3, 6.0)
 COUNTER_PICK, GREEDY_PICK = 0, 1
 
 
@@ -723,7 +754,7 @@ STYLE_KNOBS = {"settle": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 
                            6: (0.0, 1.0), 7: (0.2, 3.0), 8: (0.0, 1.0)},
                "holder": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
                           6: (0.0, 1.0), 7: (0.2, 3.0), 8: (0.0, 1.0), 9: (0.0, 3.0),
-                          10: (0.0, 5.0)}}
+                          10: (0.0, 5.0), 11: (0.0, 2.0), 12: (3.0, 15.0)}}
 # Hidden units (analysis.training.train's ``hidden``) go where the game is decided: placement.
 # The other nine types are rare or follow from it, and a unit there would add 21 dimensions
 # that CMA-ES searches for nothing.
