@@ -39,8 +39,9 @@ from sim.bits import popcount
 from sim.rng import choose_legal, mix64, next_u64
 from sim.strategy import RANDOM_PLAYER, Strategy
 from sim.strategy import script as sim_script
-from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, D, H, N_ACTIONS, N_STRATEGY_PARAMS,
-                              P, PASS, POWER, RG, S, SCORING_EVERY, region_at, seat_at)
+from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, MAX_REGIONS, D, H, N_ACTIONS,
+                              N_STRATEGY_PARAMS, P, PASS, POWER, RG, S, SCORING_EVERY, region_at,
+                              seat_at)
 
 GREEDY, COUNTER, RESERVE, SETTLE, PLANNER, HOLDER = 1, 2, 3, 4, 5, 6
 STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
@@ -270,6 +271,26 @@ def expected_against(pub, seat, r, trust, settled=0.0):
 
 
 @inline
+def expected_or_none(pub, seat, r, trust, settled):
+    return expected_against(pub, seat, r, trust, settled) if r < pub[P.N_REGIONS] else 0.0
+
+
+assert MAX_REGIONS == 6, "expected_everywhere names every region"
+
+
+@jit
+def expected_everywhere(pub, seat, trust, settled):
+    """expected_against on every region, once a plan (the swap passes ask each region many
+    times), as a tuple of MAX_REGIONS so that the plan allocates nothing."""
+    return (expected_or_none(pub, seat, 0, trust, settled),
+            expected_or_none(pub, seat, 1, trust, settled),
+            expected_or_none(pub, seat, 2, trust, settled),
+            expected_or_none(pub, seat, 3, trust, settled),
+            expected_or_none(pub, seat, 4, trust, settled),
+            expected_or_none(pub, seat, 5, trust, settled))
+
+
+@inline
 def card_bonus(pub, c, y1_bonus, white_price):
     """HOLDER's price of placing card c beyond the battle: the yellow 1's extra draw (SZ-14) is
     worth ``y1_bonus`` before the last round; a one-use card (SZ-13) costs ``white_price``,
@@ -306,12 +327,13 @@ def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet,
             if mine[H.PLACED + q] >= 0:
                 spare |= 1 << mine[H.PLACED + q]
         spare &= ~placed & ((1 << (CARD.PLUS3 + 1)) - 1)
+    expected = expected_everywhere(pub, seat, trust, settled)
     for _ in range(4 * n * n):  # each pass keeps only improving moves: it ends well before this
         improved = False
         for a in range(n):
             if a == plague_r or a == minus_r:
                 continue
-            ea = expected_against(pub, seat, a, trust, settled)
+            ea = expected[a]
             ca = (packed >> (5 * a)) & 31
             if ca == 31:
                 continue
@@ -330,7 +352,7 @@ def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet,
             for b in range(a + 1, n):
                 if b == plague_r or b == minus_r:
                     continue
-                eb = expected_against(pub, seat, b, trust, settled)
+                eb = expected[b]
                 ca, cb = (packed >> (5 * a)) & 31, (packed >> (5 * b)) & 31
                 if ca == 31 or cb == 31:
                     continue
