@@ -36,7 +36,8 @@ installed packages (run them from the repository root), and why they were writte
   held-out seat among the strategy's seats, next to the field's share:
   ``python -m heldout.measure samurai strong --players 5``.
 - ``heldout.tune``: the reviewers' check, a random search over one held-out player's knobs
-  against a strategy, the best setting re-measured on fresh games:
+  against a strategy, the best setting re-measured on fresh games (and, against a strong
+  field, played against each of its members alone):
   ``python -m heldout.tune sunzi trained --player concentrate --settings 150 --games 1000``.
 
 Each player is a user strategy (a ``numba.njit`` function with the engine's signature), so it

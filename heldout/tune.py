@@ -22,6 +22,11 @@ players (``--players N``): one held-out seat among N - 1 seats of the strategy, 
 maximises ``margin`` = the held-out seat's share - the field seats' mean share in the same games
 (as heldout.measure reports it).
 
+Against a strong field (``strong`` or ``strong:FILE``) the best setting is also played against
+each member the mixture draws, alone (``--members`` games each): the field's figure averages
+its members', and a member the player beats far more often than the others shows here. That is
+where the next field's work lies (docs/training.md, "Sunzi's fifth field, member by member").
+
 Measuring only: the tuned settings are never a training opponent (heldout/__init__.py). The
 search runs settings in parallel with ``--jobs``; every setting is seeded by what it measures,
 so the table is the same for any number of jobs.
@@ -37,7 +42,7 @@ import pandas as pd
 from analysis.training import shares
 from sim.errors import BalanceError
 from sim.games import get_game
-from sim.strategy import lookup
+from sim.strategy import field_members, lookup
 
 from heldout.measure import modules, players, with_players
 
@@ -92,7 +97,8 @@ def measure(game: str, player: str, values, strategy, n_games: int, seed: int,
 
 def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
          n_games: int = 1000, n_check: int = 8000, seed: int = SEED,
-         n_players: int | None = None, jobs: int = 1, progress: bool = False) -> dict:
+         n_players: int | None = None, jobs: int = 1, progress: bool = False,
+         n_members: int = 2000) -> dict:
     """Random search over ``player``'s knobs against ``strategy``; returns a dict:
 
     settings : DataFrame, one row per setting tried (setting, k0.., share, low, high, field,
@@ -101,12 +107,17 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
     best : the best setting's row (the search's own figure, biased upward by selection).
     check : the best setting re-measured on ``n_check`` fresh games (seed ``check_seed``): the
         result. default : the defaults (setting 0) on the same fresh games.
+    members : against a strong field, the best setting against each member it draws, alone,
+        over ``n_members`` fresh games (0: not measured; None for any other strategy).
     players, seed, check_seed : what was played."""
     spec = get_game(game)
     ranges = knobs(spec.name, player)
     for label, value in (("settings", n_settings), ("games", n_games), ("check games", n_check)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise BalanceError(f"number of {label} must be a positive integer, got {value!r}")
+    if isinstance(n_members, bool) or not isinstance(n_members, (int, np.integer)) or n_members < 0:
+        raise BalanceError(f"number of member games must be a whole number >= 0 (0: skip), "
+                           f"got {n_members!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise BalanceError(f"seed must be a non-negative integer, got {seed!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
@@ -129,8 +140,24 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
     check = measure(spec.name, player, best_values, strategy, int(n_check), fresh, n_players)
     default = check if int(best["setting"]) == 0 else measure(
         spec.name, player, tuple(values[0]), strategy, int(n_check), fresh, n_players)
-    return {"settings": table, "best": best, "check": check, "default": default, "players": n,
-            "seed": seed, "check_seed": fresh}
+    members = None
+    if n_members and isinstance(strategy, str) and strategy.split(":", 1)[0] == "strong":
+        members = member_table(spec.name, player, best_values, strategy, int(n_members), fresh,
+                               n_players)
+    return {"settings": table, "best": best, "check": check, "default": default,
+            "members": members, "players": n, "seed": seed, "check_seed": fresh}
+
+
+def member_table(game: str, player: str, values, strategy, n_games: int, seed: int,
+                 n_players: int | None = None) -> pd.DataFrame:
+    """One setting of ``player`` against each member of the field ``strategy`` seated alone
+    (sim.strategy.field_members): member, probability, then measure's columns."""
+    spec = get_game(game)
+    n = with_players(spec, None, n_players).n_seats
+    rows = [{"member": seat.name, "probability": probability,
+             **measure(game, player, values, seat, n_games, seed, n_players)}
+            for probability, seat in field_members(spec, strategy, n)]
+    return pd.DataFrame(rows)
 
 
 def run_all(tasks, jobs: int, progress: bool, label: str) -> list[dict]:
@@ -180,11 +207,15 @@ def main(argv=None) -> None:
                         help="number of players, for a game with more than two (samurai: 3-7)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="settings measured at once (-1: all cores); same table for any")
+    parser.add_argument("--members", type=int, default=2000,
+                        help="against a strong field: games of the best setting against each "
+                             "member alone (2000; 0: skip)")
     parser.add_argument("--out", default=None, help="write every setting tried to this CSV")
     args = parser.parse_args(argv)
     try:
         result = tune(args.game, args.strategy, args.player, args.settings, args.games,
-                      args.check, args.seed, args.players, args.jobs, progress=True)
+                      args.check, args.seed, args.players, args.jobs, progress=True,
+                      n_members=args.members)
     except BalanceError as error:
         parser.exit(2, f"error: {error}\n")
     table, best, n = result["settings"], result["best"], result["players"]
@@ -211,6 +242,13 @@ def main(argv=None) -> None:
           f"{fmt(check)}{extra}  <- the result")
     extra = "" if n == 2 else f", field {default['field']:.3f}, margin {default['margin']:+.3f}"
     print(f"the defaults on the same fresh games: {fmt(default)}{extra}")
+    members = result["members"]
+    if members is not None and len(members):
+        print(f"\nthe best setting against each member of the field alone ({args.members} games "
+              f"each; the field's figure weighs them by probability):")
+        shown = members[["member", "probability", "share", "low", "high"]
+                        + ([] if n == 2 else ["margin"]) + ["decided"]]
+        print(shown.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from typing import Sequence
 import numpy as np
 from numba.core.registry import CPUDispatcher
 
+from .core import mixture
 from .core.header import new_ctl
 from . import field as fields, trained
 from .core.state import MIXTURE, RANDOM, SCRIPT, SEARCH_KIND, TRAINED, USER_KIND, Batch
@@ -222,6 +223,25 @@ def field_from_file(spec: GameSpec, path, name: str | None = None) -> Strategy:
     return Strategy(name or f"strong:{Path(path).name.removesuffix(fields.SUFFIX)}",
                     builtin=MIXTURE, params=fields.parameters(spec, body),
                     doc=f"strong field {path} ({len(body['members'])} members)", source=str(path))
+
+
+def field_members(spec: GameSpec, strategy, n_seats: int | None = None) -> list[tuple[float, Strategy]]:
+    """(probability, seat) of each member of the field ``strategy`` (``strong`` or
+    ``strong:FILE``) that the mixture can draw, each seated alone: to see which member a player
+    beats. A field's share against a player averages its members' (weighted by probability), so
+    one brittle member shows here and not in the whole field's figure."""
+    seat = lookup(spec, strategy, n_seats)
+    if seat.builtin != MIXTURE or seat.source is None:
+        raise StrategyError(f"{seat.name!r} is not a strong field (strong or strong:FILE)")
+    body = fields.load(seat.source, spec)
+    out = []
+    for member, (probability, kind, params) in zip(body["members"], fields.members_of(spec, body)):
+        if probability > 0:
+            out.append((probability, Strategy(
+                member.get("name", "member"), builtin=MIXTURE,
+                params=mixture.pack([(1.0, kind, params)]),
+                doc=f"member {member.get('name')!r} of {seat.source}", source=seat.source)))
+    return out
 
 
 def field_shipped(spec: GameSpec, n_players: int | None) -> Strategy:

@@ -101,6 +101,8 @@ def test_a_bad_player_or_game_is_refused_clearly(capsys):
         T.tune("sunzi", "counter", "concentrate", seed=-1)
     with pytest.raises(BalanceError, match="jobs must be a positive integer or -1"):
         T.tune("sunzi", "counter", "concentrate", jobs=0)
+    with pytest.raises(BalanceError, match="member games must be a whole number >= 0"):
+        T.tune("sunzi", "strong", "concentrate", **{**TINY, "n_members": -1})
     with pytest.raises(SystemExit) as exit_:
         T.main(["sunzi", "counter", "--player", "nope"])
     assert exit_.value.code == 2
@@ -129,3 +131,35 @@ def test_the_new_sunzi_players_answer_every_decision_of_the_advanced_warlord_gam
                            [players("sunzi")[name], "random"], 100, seed=4,
                            rotate_seats=True).records
         assert not records["end_reason"].isin(["invariant_broken", "turn_cap"]).any()
+
+
+def test_against_a_field_the_best_setting_meets_each_member_alone_and_they_average_to_the_field():
+    """The field draws one member per game with its probability, so its share against a player
+    is the members' shares weighted by probability: the table's weighted share lies within the
+    field's own interval widened by the members' (Wilson 95%, fresh games each). Against a plain
+    strategy, or with 0 member games, there is no table."""
+    from sim.games import get_game
+    from sim.strategy import field_members
+
+    result = T.tune("sunzi", "strong", "concentrate", n_settings=2, n_games=100, n_check=3000,
+                    seed=5, n_members=1500)
+    members, check = result["members"], result["check"]
+    drawn = [p for p, _ in field_members(get_game("sunzi"), "strong", 2)]
+    assert list(members["probability"]) == drawn and len(drawn) >= 2
+    assert abs(members["probability"].sum() - 1.0) < 1e-4  # (the file rounds to 6 places)
+    assert (members["games"] == 1500).all()
+    weighted = (members["probability"] * members["share"]).sum()
+    spread = (members["probability"] * (members["high"] - members["low"]) / 2).sum()
+    half = (check["high"] - check["low"]) / 2
+    assert abs(weighted - check["share"]) <= half + spread, (weighted, check)
+    assert T.tune("sunzi", "counter", "concentrate", **TINY)["members"] is None
+    assert T.tune("sunzi", "strong", "concentrate", **{**TINY, "n_members": 0})["members"] is None
+
+
+def test_only_a_field_has_members_to_seat():
+    from sim.errors import StrategyError
+    from sim.games import get_game
+    from sim.strategy import field_members
+
+    with pytest.raises(StrategyError, match="'counter' is not a strong field"):
+        field_members(get_game("sunzi"), "counter", 2)
