@@ -40,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from analysis.training import shares
+from sim.core.state import MIXTURE
 from sim.errors import BalanceError
 from sim.games import get_game
 from sim.strategy import field_members, lookup
@@ -124,7 +125,7 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
         raise BalanceError(f"jobs must be a positive integer or -1 (all cores), got {jobs!r}")
     rules = with_players(spec, None, n_players)
     n = rules.n_seats
-    lookup(spec, strategy, n)            # an unknown strategy fails here, not in every worker
+    seat = lookup(spec, strategy, n)     # an unknown strategy fails here, not in every worker
     values = draw_settings(ranges, int(n_settings), seed)
     tasks = [(spec.name, player, tuple(row), strategy, int(n_games), seed, n_players)
              for row in values]
@@ -141,7 +142,7 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
     default = check if int(best["setting"]) == 0 else measure(
         spec.name, player, tuple(values[0]), strategy, int(n_check), fresh, n_players)
     members = None
-    if n_members and isinstance(strategy, str) and strategy.split(":", 1)[0] == "strong":
+    if n_members and seat.builtin == MIXTURE and seat.source is not None:  # a field file
         members = member_table(spec.name, player, best_values, strategy, int(n_members), fresh,
                                n_players)
     return {"settings": table, "best": best, "check": check, "default": default,
