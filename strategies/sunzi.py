@@ -291,11 +291,17 @@ def expected_everywhere(pub, seat, trust, settled):
 
 
 @inline
-def card_bonus(pub, c, y1_bonus, white_price):
-    """HOLDER's price of placing card c beyond the battle: the yellow 1's extra draw (SZ-14) is
-    worth ``y1_bonus`` before the last round; a one-use card (SZ-13) costs ``white_price``,
-    less as the rounds run out (in round 9 it costs nothing)."""
+def card_bonus(pub, seat, c, r, y1_bonus, white_price, marker_value=0.0):
+    """HOLDER's price of placing card c on region r beyond the battle: the yellow 1's extra draw
+    (SZ-14) is worth ``y1_bonus`` before the last round; a one-use card (SZ-13) costs
+    ``white_price``, less as the rounds run out (in round 9 it costs nothing); a yellow 6 where
+    this side has no marker yet earns one (SZ-15), worth ``marker_value`` per 10 points the
+    region's tiles still give: a marker holds for every later scoring and no battle removes it."""
     bonus = 0.0
+    if (marker_value > 0.0 and c == CARD.Y6 and pub[region_at(r, RG.SIX_USED + seat)] == 0
+            and pub[seat_at(seat, S.SUPPLY)] > 0):
+        k = (max(pub[P.ROUND], 1) - 1) // SCORING_EVERY
+        bonus += marker_value * tiles_left(pub, r, k) / 10.0
     if c == CARD.Y1 and pub[P.ROUND] < 3 * SCORING_EVERY:
         bonus += y1_bonus
     if CARD.W7 <= c <= CARD.PLUS3:
@@ -303,15 +309,23 @@ def card_bonus(pub, c, y1_bonus, white_price):
     return bonus
 
 
+@inline
+def card_worth(pub, seat, c, r, spread, later, expected, knobs):
+    """planned_gain plus card_bonus: what HOLDER's plan adds up (knobs: y1_bonus, white_price,
+    army_price, settled, marker_value)."""
+    return (planned_gain(pub, seat, c, r, spread, later, expected, knobs[2], knobs[3])
+            + card_bonus(pub, seat, c, r, knobs[0], knobs[1], knobs[4]))
+
+
 @jit
 def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet, reach, hold,
-               later, spread, trust, exchange=False, y1_bonus=0.0, white_price=0.0,
-               army_price=0.0, settled=0.0):
+               later, spread, trust, exchange=False, knobs=(0.0, 0.0, 0.0, 0.0, 0.0)):
     """PLANNER's and HOLDER's cards for the whole round, a 5-bit card id per region: settle's
     cards and its strongest-on-most-valuable assignment to start, then, while a move raises the
-    sum of planned_gain against expected_against's cards (plus card_bonus): swaps of two
-    regions' cards, and with ``exchange`` (HOLDER) a region's card for one left in hand, so
-    that which cards to play is part of the same optimisation."""
+    sum of card_worth against expected_against's cards: swaps of two regions' cards, and with
+    ``exchange`` (HOLDER) a region's card for one left in hand, so that which cards to play is
+    part of the same optimisation. ``knobs`` are HOLDER's prices (card_worth); all zero is
+    planner's plan."""
     n = pub[P.N_REGIONS]
     packed, placed = 0, 0
     for r in range(n):
@@ -327,7 +341,7 @@ def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet,
             if mine[H.PLACED + q] >= 0:
                 spare |= 1 << mine[H.PLACED + q]
         spare &= ~placed & ((1 << (CARD.PLUS3 + 1)) - 1)
-    expected = expected_everywhere(pub, seat, trust, settled)
+    expected = expected_everywhere(pub, seat, trust, knobs[3])
     for _ in range(4 * n * n):  # each pass keeps only improving moves: it ends well before this
         improved = False
         for a in range(n):
@@ -337,18 +351,15 @@ def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet,
             ca = (packed >> (5 * a)) & 31
             if ca == 31:
                 continue
-            now_a = planned_gain(pub, seat, ca, a, spread, later, ea, army_price, settled) + card_bonus(
-                pub, ca, y1_bonus, white_price)
+            now_a = card_worth(pub, seat, ca, a, spread, later, ea, knobs)
             for d in range(CARD.PLUS3 + 1):  # a card left in hand instead of ca
                 if (spare >> d) & 1 == 0:
                     continue
-                if planned_gain(pub, seat, d, a, spread, later, ea, army_price, settled) + card_bonus(
-                        pub, d, y1_bonus, white_price) > now_a + 1e-9:
+                if card_worth(pub, seat, d, a, spread, later, ea, knobs) > now_a + 1e-9:
                     packed = (packed & ~(31 << (5 * a))) | (d << (5 * a))
                     spare = (spare & ~(1 << d)) | (1 << ca)
                     ca, improved = d, True
-                    now_a = planned_gain(pub, seat, ca, a, spread, later, ea, army_price, settled) + card_bonus(
-                        pub, ca, y1_bonus, white_price)
+                    now_a = card_worth(pub, seat, ca, a, spread, later, ea, knobs)
             for b in range(a + 1, n):
                 if b == plague_r or b == minus_r:
                     continue
@@ -356,10 +367,10 @@ def plan_round(pub, mine, seat, plague_r, minus_r, seed, jitter, reserve, quiet,
                 ca, cb = (packed >> (5 * a)) & 31, (packed >> (5 * b)) & 31
                 if ca == 31 or cb == 31:
                     continue
-                now = planned_gain(pub, seat, ca, a, spread, later, ea, army_price, settled) + planned_gain(
-                    pub, seat, cb, b, spread, later, eb, army_price, settled)
-                swapped = planned_gain(pub, seat, cb, a, spread, later, ea, army_price, settled) + planned_gain(
-                    pub, seat, ca, b, spread, later, eb, army_price, settled)
+                now = (card_worth(pub, seat, ca, a, spread, later, ea, knobs)
+                       + card_worth(pub, seat, cb, b, spread, later, eb, knobs))
+                swapped = (card_worth(pub, seat, cb, a, spread, later, ea, knobs)
+                           + card_worth(pub, seat, ca, b, spread, later, eb, knobs))
                 if swapped > now + 1e-9:
                     packed &= ~((31 << (5 * a)) | (31 << (5 * b)))
                     packed |= (cb << (5 * a)) | (ca << (5 * b))
@@ -413,7 +424,7 @@ def keep_value(c, counter):
 @jit
 def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, reserve=1.0,
               quiet=0, reach=0.0, hold=1, later=0.3, spread=0.0, trust=0.0, exchange=False,
-              y1_bonus=0.0, white_price=0.0, army_price=0.0, settled=0.0):
+              knobs=(0.0, 0.0, 0.0, 0.0, 0.0)):
     """GREEDY, COUNTER, RESERVE, SETTLE, PLANNER and HOLDER: everything but placement is the
     same play.
 
@@ -428,10 +439,11 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
     weighing ``later`` (priority). The defaults here play counter.
     spread, trust (params[7:9], PLANNER only): with spread > 0 the round's cards are assigned by
     plan_round, once a round (mine[H.MEMORY + 3] holds the round, mine[H.MEMORY + 4] the plan).
-    y1_bonus, white_price (params[9:11], HOLDER only): plan_round also chooses which cards to
-    play (``exchange``), pricing the yellow 1's draw and the one-use cards (card_bonus).
-    army_price, settled (params[11:13], HOLDER only): the price of an army placed beyond a lead
-    of ``settled``, where the opponent is expected to concede (planned_gain, expected_against).
+    knobs (params[9:14], HOLDER only): plan_round also chooses which cards to play
+    (``exchange``), pricing the yellow 1's draw and the one-use cards (y1_bonus, white_price:
+    card_bonus); an army placed beyond a lead of ``settled``, where the opponent is expected to
+    concede (army_price, settled: planned_gain, expected_against); and a new marker
+    (marker_value: card_bonus).
     """
     opp = 1 - seat
     n = pub[P.N_REGIONS]
@@ -450,7 +462,7 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
                 mine[H.MEMORY + 4] = plan_round(pub, mine, seat, plague_r, minus_r,
                                                 mine[H.MEMORY + 2], jitter, reserve, quiet,
                                                 reach, hold, later, spread, trust, exchange,
-                                                y1_bonus, white_price, army_price, settled)
+                                                knobs)
             c = (mine[H.MEMORY + 4] >> (5 * here)) & 31
             if c < CARD.LEADER and legal[c]:
                 return c
@@ -546,8 +558,8 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     if kind == HOLDER:
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
                          True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
-                         params[6], params[7], params[8], True, params[9], params[10], params[11],
-                         params[12])
+                         params[6], params[7], params[8], True,
+                         (params[9], params[10], params[11], params[12], params[13]))
     return -1
 
 
@@ -572,7 +584,7 @@ PLANNER_PARAMS = SETTLE_PARAMS + (0.5, 0.5)
 # tile points, a one-use card 1.5 at the start of the game; an army placed beyond a lead of 6
 # costs 0.3, and on a region led by 6 the opponent is expected to concede (its yellow 1). Its
 # first knob setting; the field's oracle tunes them (STYLE_KNOBS).
-HOLDER_PARAMS = PLANNER_PARAMS + (0.5, 1.5, 0.3, 6.0)
+HOLDER_PARAMS = PLANNER_PARAMS + (0.5, 1.5, 0.3, 6.0, 0.0)
 COUNTER_PICK, GREEDY_PICK = 0, 1
 
 
@@ -776,7 +788,7 @@ STYLE_KNOBS = {"settle": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 
                            6: (0.0, 1.0), 7: (0.2, 3.0), 8: (0.0, 1.0)},
                "holder": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 5.0),
                           6: (0.0, 1.0), 7: (0.2, 3.0), 8: (0.0, 1.0), 9: (0.0, 3.0),
-                          10: (0.0, 5.0), 11: (0.0, 2.0), 12: (3.0, 15.0)}}
+                          10: (0.0, 5.0), 11: (0.0, 2.0), 12: (3.0, 15.0), 13: (0.0, 3.0)}}
 # Hidden units (analysis.training.train's ``hidden``) go where the game is decided: placement.
 # The other nine types are rare or follow from it, and a unit there would add 21 dimensions
 # that CMA-ES searches for nothing.
