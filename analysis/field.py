@@ -40,7 +40,7 @@ from sim.runner import as_rules, simulate
 from sim.strategy import Strategy, lookup
 
 from .stats import wilson
-from .training import EXPLOIT_STARTS, exploit, exploit_starts, seat_share
+from .training import EXPLOIT_STARTS, exploit, exploit_starts, seat_share, shares
 
 # The exploit search's defaults (balance exploit): a field is measured at no smaller a budget.
 ORACLE_GENERATIONS, ORACLE_GAMES = 60, 300
@@ -509,12 +509,17 @@ def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENER
                   oracle_games: int = ORACLE_GAMES, check_games: int = 4000, seed: int = 0,
                   jobs: int = 1, progress: bool | None = None,
                   oracle_starts=ORACLE_STARTS, undecided: str | None = None,
-                  oracle_hidden: int = 0) -> dict:
+                  oracle_hidden: int = 0, member_games: int = 0) -> dict:
     """A field file's exploitability, measured anew: a best-response search from every start
     at the budget given (never smaller than ``balance exploit``'s by default) on seeds of its
     own; the response that wins most is the measure. ``undecided`` (UNDECIDED): by default as
     the file was built. ``oracle_hidden``: hidden units of the searched policies (a richer
-    class of best responses than the linear one)."""
+    class of best responses than the linear one). With ``member_games`` the result's
+    "members" lists that response against each member alone (member_shares)."""
+    if isinstance(member_games, bool) or not isinstance(member_games, (int, np.integer)) \
+            or member_games < 0:
+        raise RunError(f"member games {member_games!r}: give a whole number >= 0 (0 skips the "
+                       "member table)")
     check_oracle_hidden(oracle_hidden)
     spec = get_game(game)
     rules = as_rules(spec, rules)
@@ -530,4 +535,28 @@ def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENER
            "oracle": oracle_budget(oracle_generations, oracle_games, oracle_hidden), "seed": seed,
            "undecided": undecided, "oracle_start": probe.training.provenance["exploit_start"]}
     row["line"] = exploit_line(row, oracle_generations, oracle_games, oracle_hidden)
+    if member_games:
+        row["members"] = member_shares(spec, rules, probe.training.player("best response"),
+                                       path, member_games, seed + 877, undecided)
     return row
+
+
+def member_shares(spec, rules, response: Strategy, path, n_games: int, seed: int,
+                  undecided: str = "apart") -> list[dict]:
+    """``response`` against each member of the field file at ``path`` seated alone at every
+    other seat (sim.strategy.field_members), on the same fresh games: which members a best
+    response beats. The field's share is their probability-weighted mean, so a brittle member
+    shows here and not in the field's one figure. Shares as the exploitability's
+    (``undecided``)."""
+    from sim.strategy import field_members
+
+    n = rules.n_seats
+    rows = []
+    for probability, seat in field_members(spec, f"strong:{path}", n):
+        measured = shares(spec, rules, [response] + [seat] * (n - 1), n_games, seed)
+        if undecided == "loss":
+            measured = over_all_games(measured)
+        rows.append({"member": seat.name, "probability": float(probability),
+                     **{k: float(measured[k]) for k in ("share", "low", "high")},
+                     "decided": int(measured["decided"])})
+    return rows

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import textwrap
 from pathlib import Path
 
@@ -70,6 +71,10 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     parser.add_argument("--check", type=Path, metavar="FIELD_FILE", help="only re-measure this "
                         "field's exploitability: a best-response search from each start at the "
                         "budget given")
+    parser.add_argument("--members", type=int, default=2000, metavar="GAMES",
+                        help="with --check, also play the best response found against each "
+                             "member of the field alone, GAMES fresh games each, to show which "
+                             "members it beats (default 2000; 0 skips)")
     add_dask_argument(parser)
     parser.add_argument("--run-dir", type=Path, metavar="DIR", help="keep every oracle's result "
                         "here: the same command resumes (a run with more --iterations resumes a "
@@ -79,6 +84,8 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
 
 
 def _positive(args) -> None:
+    if args.members < 0:
+        raise BalanceError(f"--members must be >= 0 (0 skips the member table), got {args.members}")
     for name in ("iterations", "oracle_generations", "oracle_games", "table_games", "check_games"):
         value = getattr(args, name)
         if value is not None and (value < (0 if name == "iterations" else 1)):
@@ -129,9 +136,16 @@ def _run_field(args) -> int:
             settings.pop("undecided", None)
         result = measure_field(spec.name, rules, args.check, jobs=args.jobs,
                                check_games=args.check_games, progress=not args.no_progress,
+                               member_games=args.members,
                                **{k: v for k, v in settings.items() if k not in (
                                    "iterations", "table_games", "response_budget")})
         print(json.dumps(result, indent=1))
+        if result.get("members"):  # the JSON stays whole on stdout; the table is for reading
+            import pandas as pd
+
+            print("\nthe best response against each member alone:\n"
+                  + pd.DataFrame(result["members"]).to_string(index=False, float_format="%.3f"),
+                  file=sys.stderr)
         return 0
     out = args.out or Path("fields") / f"{spec.name}-{rules.n_seats}p.field.json"
     if out.is_dir():

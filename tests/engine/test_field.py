@@ -294,6 +294,34 @@ def test_the_command_line_takes_undecided_and_the_check_measures_as_the_file_was
     assert checked["undecided"] == "loss" and checked["games"] == 200 and "decided_share" in checked
 
 
+def test_the_check_plays_its_best_response_against_each_member_alone(capsys):
+    """`balance field --check` shows which members the best response found beats: one row per
+    member the mixture can draw, each seated alone on fresh games. The field's share is the
+    probability-weighted mean of its members', so the weighted member shares agree with the
+    check's own share within the two intervals. A negative count is refused by name."""
+    from cli.main import main
+
+    path = F.shipped_path(get_game("shuojian"), None)
+    drawn = [m for m in json.loads(path.read_text())["members"] if m["probability"] > 0]
+    small = ["--oracle-generations", "1", "--oracle-games", "30", "--check-games", "1500",
+             "--oracle-starts", "heuristic", "--jobs", "1", "--no-progress"]
+    assert main(["field", "shuojian", "--check", str(path), *small, "--members", "1500"]) == 0
+    printed = capsys.readouterr()
+    checked = json.loads(printed.out)
+    rows = checked["members"]
+    assert [r["member"] for r in rows] == [m["name"] for m in drawn]
+    assert sum(r["probability"] for r in rows) == pytest.approx(1.0, abs=1e-6)
+    weighted = sum(r["probability"] * r["share"] for r in rows)
+    slack = sum(r["probability"] * (r["high"] - r["low"]) / 2 for r in rows)
+    slack += (checked["high"] - checked["low"]) / 2
+    assert abs(weighted - checked["best_response_share"]) <= slack
+    assert "each member alone" in printed.err
+    assert main(["field", "shuojian", "--check", str(path), *small, "--members", "0"]) == 0
+    assert "members" not in json.loads(capsys.readouterr().out)
+    assert main(["field", "shuojian", "--check", str(path), *small, "--members", "-1"]) == 2
+    assert "--members must be >= 0" in capsys.readouterr().err
+
+
 def test_the_oracle_starts_include_every_style_a_game_declares():
     """Issue 28: "styles" stands for the built-ins of another kind of play a game declares
     (STYLE_WEIGHTS; Sunzi: reserve) and the built-ins whose knobs it declares (STYLE_KNOBS;

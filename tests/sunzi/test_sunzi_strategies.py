@@ -169,10 +169,34 @@ def test_holder_concedes_no_armies_where_its_lead_is_settled():
                 out.append((one_there, not one_there and any(c != L.CARD.Y1 for c in there)))
         return out
 
-    priced = rounds_with_settled(base[:11] + (1e6, 6.0))
+    priced = rounds_with_settled(base[:11] + (1e6, 6.0, 0.0))
     assert priced and all(one for one, _ in priced) and not any(w for _, w in priced)
-    free = rounds_with_settled(base[:9] + (0.0, base[10], 0.0, 0.0))
+    free = rounds_with_settled(base[:9] + (0.0, base[10], 0.0, 0.0, 0.0))
     assert any(wasted for _, wasted in free)
+
+
+def test_holder_spends_its_6_where_a_marker_is_still_to_be_had():
+    """SZ-15: a yellow 6 puts a marker beside a region once per region and side, and a marker
+    holds for every later scoring. With the marker's value out of reach, holder earns one in a
+    region without one whenever it can: over 30 games against counter it earns at least a third
+    of a marker more per game than with the value off (its defaults; about 3.0 a game, where
+    games ended early by SZ-19 leave rounds unplayed), and fewer in at most 3 of the 30 games
+    (another plan plays another game)."""
+    base = BUILTINS["holder"].params
+    assert base[13] == 0.0  # the value is off at the defaults: the oracle searches it
+
+    def markers(params):
+        """White's markers per game (SZ-15's 6 power; Sun Wu's a is not a 6)."""
+        holder = BUILTINS["holder"].with_params(*params)
+        per_game = []
+        for i in range(30):
+            _, events, _ = play_one("sunzi", None, [holder, "counter"], 4, i)
+            per_game.append(sum(1 for e in events if e[0] == L.EV.MARKER and e[2] == 0))
+        return per_game
+
+    valued, usual = markers(base[:13] + (1e6,)), markers(base)
+    assert sum(valued) >= sum(usual) + 10
+    assert sum(v < u for v, u in zip(valued, usual)) <= 3
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "planner",
