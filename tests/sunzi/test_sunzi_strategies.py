@@ -16,7 +16,7 @@ WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 def test_builtins_are_registered():
     assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle", "planner",
-                             "holder"}
+                             "holder", "striker"}
 
 
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
@@ -29,9 +29,9 @@ def test_heuristics_beat_random_and_counter_beats_greedy(mode):
     about 92% from seat 0, so its bar is 0.85."""
     pairs = (("greedy", "random", 0.9), ("counter", "random", 0.9), ("counter", "greedy", 0.5),
              ("reserve", "random", 0.9), ("settle", "random", 0.9), ("planner", "random", 0.9),
-             ("holder", "random", 0.85))
+             ("holder", "random", 0.85), ("striker", "random", 0.9))
     basic_only = (("settle", "counter", 0.5), ("planner", "settle", 0.5),
-                  ("holder", "settle", 0.5))
+                  ("holder", "settle", 0.5), ("striker", "holder", 0.5))
     for strong, weak, share in pairs + (basic_only if mode == "basic" else ()):
         for seat in (0, 1):
             seats = [strong, weak] if seat == 0 else [weak, strong]
@@ -169,9 +169,9 @@ def test_holder_concedes_no_armies_where_its_lead_is_settled():
                 out.append((one_there, not one_there and any(c != L.CARD.Y1 for c in there)))
         return out
 
-    priced = rounds_with_settled(base[:11] + (1e6, 6.0, 0.0))
+    priced = rounds_with_settled(base[:11] + (1e6, 6.0, 0.0, 0.0))
     assert priced and all(one for one, _ in priced) and not any(w for _, w in priced)
-    free = rounds_with_settled(base[:9] + (0.0, base[10], 0.0, 0.0, 0.0))
+    free = rounds_with_settled(base[:9] + (0.0, base[10], 0.0, 0.0, 0.0, 0.0))
     assert any(wasted for _, wasted in free)
 
 
@@ -194,13 +194,34 @@ def test_holder_spends_its_6_where_a_marker_is_still_to_be_had():
             per_game.append(sum(1 for e in events if e[0] == L.EV.MARKER and e[2] == 0))
         return per_game
 
-    valued, usual = markers(base[:13] + (1e6,)), markers(base)
+    valued, usual = markers(base[:13] + (1e6, 0.0)), markers(base)
     assert sum(valued) >= sum(usual) + 10
     assert sum(v < u for v, u in zip(valued, usual)) <= 3
 
 
+def test_holder_keeps_its_one_use_cards_for_the_scoring_rounds_at_a_quiet_price():
+    """SZ-13 (a one-use card is gone once played) and SZ-18 (regions score after rounds 3, 6
+    and 9 only): with the quiet price out of reach, holder plays no one-use fighting card
+    (7-10, +1..+3) in a quiet round, and still plays them in scoring rounds; at its defaults
+    the price is off and it spends some in quiet rounds (test_holder_chooses_its_cards_...).
+    striker, holder with the price on, keeps most of them for the scoring rounds too."""
+    base = BUILTINS["holder"].params
+    assert base[14] == 0.0  # off at the defaults: the oracle searches it
+
+    def one_use_rounds(placed):
+        return [r for _, r, c in placed if L.CARD.W7 <= c <= L.CARD.PLUS3]
+
+    priced = one_use_rounds(holder_placements(base[:14] + (1e6,)))
+    assert priced and all(r % 3 == 0 for r in priced)
+    usual = one_use_rounds(holder_placements(base))
+    assert any(r % 3 != 0 for r in usual)
+    striker = one_use_rounds(holder_placements(BUILTINS["striker"].params))
+    quiet = sum(r % 3 != 0 for r in striker)
+    assert striker and quiet / len(striker) < sum(r % 3 != 0 for r in usual) / len(usual)
+
+
 @pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "planner",
-                                      "holder", "random"])
+                                      "holder", "striker", "random"])
 def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
     """Two games that differ only in White's deck (so in White's hidden hand): Black's first
     round of decisions is the same (placements, and its own random stream)."""
