@@ -66,6 +66,30 @@ def nash_zero_sum(payoff: np.ndarray) -> np.ndarray:
     return x / x.sum()
 
 
+def generalist_mixture(table: np.ndarray, tolerance: float) -> np.ndarray:
+    """Among the mixtures that no member of a two-player population beats by more than
+    ``tolerance`` (a share of 0.5 + tolerance), the one with the highest mean share against the
+    whole population (a linear program). The Nash mixture is one of them; when the pair table's
+    own noise is as large as ``tolerance``, the data cannot tell them apart, and the one that
+    does best against every member, not only the best responses of the moment, leans on the
+    members that beat most of the population (docs/training.md, "Sunzi's eighth field")."""
+    from scipy.optimize import linprog
+
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not \
+            0 <= tolerance < 0.5:
+        raise RunError(f"generalist tolerance {tolerance!r}: give a share in [0, 0.5), for "
+                       "example 0.02 (the 95% half-width of a pair table of 2,000 games)")
+    advantage = np.asarray(table, float) - np.asarray(table, float).T  # a draw counts for both
+    n = len(advantage)
+    solution = linprog(-advantage.mean(axis=1), A_ub=advantage,
+                       b_ub=np.full(n, 2.0 * tolerance), A_eq=np.ones((1, n)), b_eq=[1.0],
+                       bounds=[(0, None)] * n, method="highs")
+    if not solution.success:
+        raise RunError(f"the generalist mixture's linear program failed: {solution.message}")
+    x = np.clip(solution.x, 0, None)
+    return x / x.sum()
+
+
 def replicator(payoff_of, n_members: int, steps: int = 30, rate: float = 4.0,
                floor: float = 1e-3) -> np.ndarray:
     """Projected replicator dynamics for a symmetric n-player meta-game: ``payoff_of(mix)``
@@ -284,7 +308,7 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                 seed: int = 0, jobs: int = 1, progress: bool | None = None, start=None,
                 run_dir=None, oracle_starts=ORACLE_STARTS, undecided: str = "apart",
                 response_budget: tuple[int, int] | None = None,
-                oracle_hidden: int = 0) -> FieldBuild:
+                oracle_hidden: int = 0, final_generalist: float | None = None) -> FieldBuild:
     """PSRO (the module says how): ``iterations`` best responses, then one more best-response
     search against the final mixture at ``oracle_generations`` x ``oracle_games`` (no less than
     ``balance exploit``'s defaults for a shipped field), re-measured over ``check_games`` fresh
@@ -308,7 +332,11 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
 
     ``oracle_hidden``: hidden units per decision type of every oracle's policy (sim/core/
     policy.py), so that the best responses, the members they add and the exploitability search
-    reach lines a linear scorer cannot play."""
+    reach lines a linear scorer cannot play.
+
+    ``final_generalist`` (two players): the shipped mixture is not the last Nash mixture but
+    :func:`generalist_mixture` of the final table with that tolerance; the iterations are
+    PSRO's as ever, and the exploitability is measured against the mixture shipped."""
     import pickle
 
     if undecided not in UNDECIDED:
@@ -322,6 +350,11 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
     spec = get_game(game)
     rules = as_rules(spec, rules)
     n = rules.n_seats
+    if final_generalist is not None:
+        generalist_mixture(np.zeros((1, 1)), final_generalist)  # refuse a bad tolerance now
+        if n != 2:
+            raise RunError("a generalist mixture (final_generalist) is for two-player games: "
+                           f"{spec.title} has {n} seats here")
     members = list(start) if start is not None else starting_population(spec, rules)
     if not members:
         raise RunError(f"{spec.title} has no built-in or trained strategy to start a field from")
@@ -354,6 +387,8 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
         # The final measure (every start) is kept apart from iteration k's oracle (one start),
         # so a run resumed with more or fewer iterations takes each from what it really is.
         key = f"final-{k:03d}" if k == iterations else f"oracle-{k:03d}"
+        if k == iterations and final_generalist is not None:  # the iterations stay shared
+            key += f"-generalist-{final_generalist:g}"
         kept = store.load_bytes(key) if store is not None else None
         if kept is not None:
             mix, table, row, response = pickle.loads(kept)
@@ -361,6 +396,8 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
             if n == 2:
                 table = pair_table(spec.name, rules, members, table_games, seed + 7, jobs, table)
                 mix = nash_zero_sum(table - table.T)
+                if k == iterations and final_generalist is not None:
+                    mix = generalist_mixture(table, final_generalist)
             else:
                 mix = replicator(lambda m: against_mixture(spec.name, rules, members, m,
                                                            table_games, seed + 7, jobs),
@@ -399,6 +436,8 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                   "oracle_games": oracle_games, "table_games": table_games, "seed": seed,
                   **({"response_budget": list(response_budget)} if response_budget else {}),
                   **({"oracle_hidden": int(oracle_hidden)} if oracle_hidden else {}),
+                  **({"final_mixture": f"generalist, tolerance {final_generalist:g}"}
+                     if final_generalist is not None else {}),
                   "oracle_starts": list(oracle_starts), "undecided": undecided,
                   "start": [m.name for m in members[:len(members) - iterations]],
                   "version": __version__}
@@ -467,7 +506,8 @@ def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
                        oracle_starts=tuple(plan.get("oracle_starts", ORACLE_STARTS)),
                        undecided=plan.get("undecided", "apart"),
                        response_budget=plan.get("response_budget"),
-                       oracle_hidden=plan.get("oracle_hidden", 0))
+                       oracle_hidden=plan.get("oracle_hidden", 0),
+                       final_generalist=plan.get("final_generalist"))
 
 
 def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None,

@@ -430,3 +430,42 @@ def test_every_oracle_searches_policies_with_the_hidden_units_asked_for(monkeypa
     assert build.provenance["oracle_hidden"] == 3
     assert "policies with 3 hidden units" in build.exploitability["line"]
     assert "3 hidden units" in build.exploitability["oracle"]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_generalist_mixture_is_an_equilibrium_within_its_tolerance_that_does_best_overall(seed):
+    """generalist_mixture: no member beats it by more than the tolerance, its mean share against
+    the whole population is at least the Nash mixture's, and at tolerance 0 no member beats it
+    at all (it is a Nash mixture). Random share tables of 12 members: t[i, j] + t[j, i] = 1."""
+    from analysis.field import generalist_mixture
+
+    rng = np.random.default_rng(seed)
+    raw = rng.random((12, 12))
+    table = (raw + 1.0 - raw.T) / 2.0
+    nash = nash_zero_sum(table - table.T)
+    for tolerance in (0.0, 0.02, 0.05):
+        mix = generalist_mixture(table, tolerance)
+        assert mix.min() >= 0 and abs(mix.sum() - 1) < 1e-9
+        assert (table @ mix).max() <= 0.5 + tolerance + 1e-7
+        assert mix @ table.mean(axis=1) >= nash @ table.mean(axis=1) - 1e-7
+    for bad in (-0.01, 0.5, True, "0.02"):
+        with pytest.raises(RunError, match="tolerance"):
+            generalist_mixture(table, bad)
+
+
+def test_a_build_ships_the_generalist_mixture_of_its_final_table_when_asked(monkeypatch):
+    """final_generalist: the iterations are PSRO's (Nash mixtures), the final mixture is
+    generalist_mixture of the final table, the provenance says so, and a game of more than two
+    seats is refused before any table is played."""
+    import analysis.field as field_module
+    from analysis.field import generalist_mixture
+
+    calls = []
+    monkeypatch.setattr(field_module, "best_response", fake_oracle(calls))
+    build = build_field("kuhn", None, iterations=1, table_games=200, check_games=100, seed=1,
+                        final_generalist=0.02)
+    assert np.allclose(build.probabilities, generalist_mixture(build.table, 0.02))
+    assert build.provenance["final_mixture"] == "generalist, tolerance 0.02"
+    assert [c[:2] for c in calls] == [(0, False), (1, True)]
+    with pytest.raises(RunError, match="two-player"):
+        build_field("parthian", {"n_players": 4}, iterations=0, final_generalist=0.02)
