@@ -72,13 +72,14 @@ def generalist_mixture(table: np.ndarray, tolerance: float) -> np.ndarray:
     whole population (a linear program). The Nash mixture is one of them; when the pair table's
     own noise is as large as ``tolerance``, the data cannot tell them apart, and the one that
     does best against every member, not only the best responses of the moment, leans on the
-    members that beat most of the population (docs/training.md, "Sunzi's eighth field")."""
+    members that beat most of the population (docs/training.md measures one such case)."""
     from scipy.optimize import linprog
 
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not \
             0 <= tolerance < 0.5:
-        raise RunError(f"generalist tolerance {tolerance!r}: give a share in [0, 0.5), for "
-                       "example 0.02 (the 95% half-width of a pair table of 2,000 games)")
+        raise RunError(f"generalist tolerance {tolerance!r} (--final-generalist): give a share "
+                       "in [0, 0.5), for example 0.02 (the 95% half-width of a pair table of "
+                       "2,000 games)")
     advantage = np.asarray(table, float) - np.asarray(table, float).T  # a draw counts for both
     n = len(advantage)
     solution = linprog(-advantage.mean(axis=1), A_ub=advantage,
@@ -395,9 +396,9 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
         else:
             if n == 2:
                 table = pair_table(spec.name, rules, members, table_games, seed + 7, jobs, table)
-                mix = nash_zero_sum(table - table.T)
-                if k == iterations and final_generalist is not None:
-                    mix = generalist_mixture(table, final_generalist)
+                mix = (generalist_mixture(table, final_generalist)
+                       if k == iterations and final_generalist is not None
+                       else nash_zero_sum(table - table.T))
             else:
                 mix = replicator(lambda m: against_mixture(spec.name, rules, members, m,
                                                            table_games, seed + 7, jobs),
