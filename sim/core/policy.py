@@ -47,7 +47,11 @@ def policy_choice(phi, decision, legal, params, rng):
         if legal[a]:
             score = 0.0
             for f in range(n_features):
-                score += phi[a, f] * params[base + f]
+                # one-hot and count features are mostly zero: skipping them cuts the chain of
+                # dependent adds (Leduc's 144 features hold one 1), and adds nothing that counts
+                x = phi[a, f]
+                if x != 0.0:
+                    score += x * params[base + f]
             unit = base + n_features
             for _ in range(hidden):
                 if params[unit + n_features + 1] != 0.0:  # a unit not trained here costs nothing

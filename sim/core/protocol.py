@@ -47,8 +47,8 @@ from .hooks import (builtin_answer, by_controller, chance_streams, decision_type
                     observation_hash, off_script, play_game, redeal, script_answer,
                     trained_answer, user_answer)
 from .state import (CURSOR, E_ACTION, E_ROW, E_SEAT, E_SET, ERROR, GAME, KIND, LOGGING, MIXTURE,
-                    RANDOM, ROW, SCRIPT, SEARCH_KIND, SEAT_FIELDS, SLOT, TRAINED, USER_KIND, seat_at,
-                    users_at)
+                    RANDOM, ROW, SAME_AS, SCRIPT, SEARCH_KIND, SEAT_FIELDS, SEATED, SLOT, TRAINED,
+                    USER_KIND, seat_at, users_at)
 
 inline = njit(_nrt=False, inline="always")
 
@@ -254,8 +254,13 @@ def seat_strategies(c, batch, game):
                                                    mixture.member_draw(batch.key, game, slot))
         c.ints[seat_at(s, KIND)] = kind
         c.ints[seat_at(s, SLOT)] = slot
-        for i in range(c.params.shape[1]):  # zeros after a member's own: what it would read alone
-            c.params[s, i] = batch.params[slot, start + i] if i < count else 0.0
+        # The copy, not the draw, is what re-seating costs (a third of a Leduc game's time):
+        # a row that already holds the same parameters keeps them
+        source = (c.ints[seat_at(slot, SAME_AS)] << 32) | start
+        if c.ints[seat_at(s, SEATED)] != source:
+            c.ints[seat_at(s, SEATED)] = source
+            for i in range(c.params.shape[1]):  # zeros after a member's own: what it reads alone
+                c.params[s, i] = batch.params[slot, start + i] if i < count else 0.0
 
 
 @njit(_nrt=False)
@@ -287,6 +292,7 @@ def seat_rollouts(c, me, draw):
                                                    mixture.member_draw(draw, 0, s))
             start += 8
         c.ints[seat_at(s, KIND)] = kind
+        c.ints[seat_at(s, SEATED)] = -1
         for i in range(width):
             c.params[s, i] = c.params[me, start + i] if i < count else 0.0
 

@@ -35,7 +35,12 @@ SEATS = 7              # SEATS + seat * SEAT_FIELDS + field: the current game's 
 KIND = 0               # strategy kind (above, or a game's built-in id)
 SLOT = 1               # which of the batch's strategies (the seat rotation moves them)
 CURSOR = 2             # a script's position
-SEAT_FIELDS = 3
+SEATED = 3             # whose parameters the seat's row holds: SAME_AS of the slot * 2**32 + the
+                       # first index copied (a field's member); -1: none (a search's rollouts)
+SAME_AS = 4            # in seat k's fields, for slot k: the first slot with the same kind and
+                       # parameters (seats and slots are both 0..n-1), so that re-seating a
+                       # rotated or field seat copies nothing when the row already holds them
+SEAT_FIELDS = 5
 # then the user strategies' addresses (kind USER_KIND + k): at users(core) + k
 
 # batch.error (copied from core.ints[ERROR:] when the chunk ends)
@@ -90,6 +95,14 @@ def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl, n_featu
     policy's ``n_features`` features of each action (strategies/<game>.py: N_FEATURES)."""
     ints = np.zeros(SEATS + n_seats * SEAT_FIELDS + batch.users.shape[0], np.int64)
     ints[ERROR:ERROR + 4] = -1
+    for slot in range(n_seats):
+        ints[SEATS + slot * SEAT_FIELDS + SEATED] = -1
+        ints[SEATS + slot * SEAT_FIELDS + SAME_AS] = slot
+        for first in range(slot):
+            if batch.kinds[first] == batch.kinds[slot] and np.array_equal(batch.params[first],
+                                                                          batch.params[slot]):
+                ints[SEATS + slot * SEAT_FIELDS + SAME_AS] = first
+                break
     for k in range(batch.users.shape[0]):
         ints[SEATS + n_seats * SEAT_FIELDS + k] = batch.users[k]
     return Core(ints, np.zeros((n_seats, batch.params.shape[1]), np.float64),

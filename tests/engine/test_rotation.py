@@ -8,6 +8,8 @@ from analysis import tables as T
 from sim.conformance import check_rotation
 from sim.games import game_names
 from sim.runner import play_one, simulate
+from sim.strategy import Strategy
+from strategies.leduc import RAISER as LEDUC_RAISER
 
 MIX = ["cautious", "glory", "random", "lowball"]
 
@@ -79,3 +81,27 @@ def test_fixed_seat_tables_are_unchanged_without_rotation():
     assert "rotation" not in plain.records.columns and "rotate_seats" not in plain.provenance
     pd.testing.assert_frame_equal(T.strategy_table(plain).drop(columns="seats"),
                                   T.seat_table(plain).drop(columns="seat"), check_dtype=False)
+
+
+RAISER_A = Strategy("raiser-a", builtin=LEDUC_RAISER, params=(0.7, 0.45, 0.2))
+RAISER_B = Strategy("raiser-b", builtin=LEDUC_RAISER, params=(0.55, 0.3, 0.6))
+
+
+@pytest.mark.parametrize("game, lineup", [
+    ("leduc", [RAISER_A, RAISER_B]),                       # one kind, other parameters
+    ("leduc", [RAISER_A, RAISER_A]),                       # the same: the rows are kept
+    ("kuhn", ["ismcts:budget=8,rollout=strong", "strong"]),  # a search and a field seat
+])
+def test_every_game_of_a_rotated_batch_plays_its_own_seats_parameters(game, lineup):
+    """A seat's row is copied only when it must change (core SEATED, SAME_AS): game g of a
+    rotated batch is still the game play_one plays alone, from a fresh core, with the list
+    rotated by g. (That a search's seats get their rows back after its rollouts wrote them:
+    test_search's test_the_last_search_of_a_game_runs_its_whole_budget.)"""
+    batch = simulate(game, None, lineup, 24, seed=5, rotate_seats=True, chunk_size=24).records
+    for g in (0, 1, 2, 7, 22, 23):
+        seated = [lineup[(s + g) % 2] for s in range(2)]
+        record, _, _ = play_one(game, None, seated, seed=5, game_index=g)
+        for column, value in record.items():
+            if column in batch.columns and not column.startswith("strategy_"):
+                assert batch.iloc[g][column] == value or (pd.isna(value) and pd.isna(
+                    batch.iloc[g][column])), (g, column)

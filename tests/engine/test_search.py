@@ -63,16 +63,17 @@ def test_widening_limit_grows_with_the_square_root_of_the_visits():
     assert widening_limit(0.0, 0.5, 0, 7) == 7
 
 
-def _root_visits(text, budget_seed=0):
-    """Search the first decision of a Goofspiel game (13 cards in hand) and return the visits
-    of each action at the root of the tree."""
+def _root_visits(text, budget_seed=0, one_decision=True):
+    """Search the first decision of a Goofspiel game (13 cards in hand; with ``one_decision``
+    False, every decision of the game, to the last searched one) and return the visits of each
+    action at the root of the tree."""
     from sim.core.header import H, last_searched
     from sim.rng import master_key
     from sim.runner import play_kernel
     spec = get_game("goofspiel")
     rules = as_rules(spec, None)
     seats = resolve_seats(spec, [text, "random"], 2)
-    ctl = seats.controller(spec, one_decision=True)
+    ctl = seats.controller(spec, one_decision=one_decision)
     play_kernel(spec, rules.kernel_args(), seats, master_key(budget_seed), 0, 1, ctl=ctl)
     assert last_searched(ctl) >= 0
     return ctl[ctl[H.O_NODES] + 1:ctl[H.O_NODES] + 1 + spec.n_actions].copy()
@@ -87,6 +88,14 @@ def test_widening_limits_the_actions_tried_at_a_node(widen, alpha, budget, tried
     visits = _root_visits(f"ismcts:budget={budget},rollout=match,widen={widen},alpha={alpha}")
     assert visits.sum() == budget
     assert np.count_nonzero(visits) == tried
+
+
+def test_the_last_search_of_a_game_runs_its_whole_budget():
+    """A search's rollouts overwrite every seat's parameters; the seats get their own back after
+    it (the core's SEATED says the row no longer holds them), so the game's last searched
+    decision still reads its own budget."""
+    visits = _root_visits("ismcts:budget=24,rollout=match", one_decision=False)
+    assert visits.sum() == 24
 
 
 def test_widening_starts_from_the_rollout_policys_choice():
