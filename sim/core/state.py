@@ -96,12 +96,12 @@ def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl, n_featu
     ints = np.zeros(SEATS + n_seats * SEAT_FIELDS + batch.users.shape[0], np.int64)
     ints[ERROR:ERROR + 4] = -1
     for slot in range(n_seats):
-        ints[SEATS + slot * SEAT_FIELDS + SEATED] = -1
-        ints[SEATS + slot * SEAT_FIELDS + SAME_AS] = slot
+        ints[seat_at(slot, SEATED)] = -1
+        ints[seat_at(slot, SAME_AS)] = slot
         for first in range(slot):
             if batch.kinds[first] == batch.kinds[slot] and np.array_equal(batch.params[first],
                                                                           batch.params[slot]):
-                ints[SEATS + slot * SEAT_FIELDS + SAME_AS] = first
+                ints[seat_at(slot, SAME_AS)] = first
                 break
     for k in range(batch.users.shape[0]):
         ints[SEATS + n_seats * SEAT_FIELDS + k] = batch.users[k]
