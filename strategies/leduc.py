@@ -23,6 +23,7 @@ card drawn from the unseen ones, ties counting half) that gives a probability to
 import numpy as np
 from numba import njit
 
+from sim.core.policy import end_features, put_feature
 from sim.leduc.layout import (CALL, FOLD, N_CARDS, N_RANKS, N_SUITS, RAISE, ROUND_SLOTS,
                               U)
 from sim.rng import rand_unit
@@ -123,11 +124,14 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
 # action probabilities per situation. Round 2's situations do not tell how round 1 was bet: the
 # policy class is an abstraction of Leduc, whose exploitability is measured exactly
 # (analysis/studies/leduc). (Adding round 1's ending to round 2 as a shared shift made CMA-ES's
-# search slower, not better: docs/leduc_poker.md.)
+# search slower, not better: docs/leduc_poker.md.) Each action has one indicator of the 144, so
+# the hook writes it as a pair (SPARSE_FEATURES): filling and scanning the zeros was most of
+# the policy's cost.
 
 N_NODES = 6                # 2 * raises (0..2) + 1 if the round opened with a check
 N_SITUATIONS = N_NODES * N_RANKS + N_NODES * N_RANKS * N_RANKS   # round 1: 18, round 2: 54
 N_FEATURES = 2 * N_SITUATIONS                                   # call, raise
+SPARSE_FEATURES = 1                                             # nonzero features an action
 
 
 @njit(cache=True)
@@ -157,12 +161,10 @@ def situation(obs):
 
 @njit(cache=True)
 def features(decision, seat, obs, legal, rng, phi):
-    for a in range(legal.shape[0]):
-        for f in range(N_FEATURES):
-            phi[a, f] = 0.0
     here = situation(obs)
-    phi[CALL, here] = 1.0
-    phi[RAISE, N_SITUATIONS + here] = 1.0
+    end_features(phi, FOLD, 0)
+    put_feature(phi, CALL, 0, here, 1.0)
+    put_feature(phi, RAISE, 0, N_SITUATIONS + here, 1.0)
 
 
 def _trainable() -> np.ndarray:

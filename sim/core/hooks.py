@@ -56,8 +56,8 @@ ANSWERS = {
                       "code)"),
     "trained_answer": (("g", "decision", "seat", "legal", "params", "rng"),
                        "features(decision, seat, observe(g, decision, seat), legal, rng, "
-                       "g.core.phi)\n            return policy_choice(g.core.phi, decision, legal, "
-                       "params, rng)"),
+                       "g.core.phi)\n            return policy_choice(g.core.phi, SPARSE, decision, "
+                       "legal, params, rng)"),
     "observation_hash": (("g", "decision", "seat", "legal", "params", "rng", "h"),
                          "return hash_observation(h, observe(g, decision, seat), legal, params, "
                          "rng)"),
@@ -102,7 +102,8 @@ DEFAULT_HOOKS = {"script_action": script_code_is_action, "off_script": no_answer
 
 
 def register(state_class, n_chance: int | None = None, n_decisions: int | None = None,
-             inline_strategies: bool = False, **implementations) -> None:
+             inline_strategies: bool = False, sparse_features: int = 0,
+             **implementations) -> None:
     """Let the engine call ``implementations`` (hook name -> jitted function) for states of
     ``state_class``; hooks left out keep their default (DEFAULT_HOOKS). ``n_chance`` and
     ``n_decisions`` are the game's random-stream layout (sim/rng.py; default: the N_CHANCE and
@@ -118,7 +119,10 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     compile time.
 
     The game's ``observe`` must not be compiled with ``_nrt=False`` (tests and adapters call it
-    from Python, which counts references); inside the engine it is inlined into code that is."""
+    from Python, which counts references); inside the engine it is inlined into code that is.
+
+    ``sparse_features``: the game's ``features`` hook writes that many (index, value) pairs an
+    action instead of every feature (sim/core/policy.py: SPARSE_FEATURES); 0, dense."""
     module = vars(sys.modules[state_class.__module__])
     _distinct_type_names(state_class.__module__, module)
     n_chance = module.get("N_CHANCE") if n_chance is None else n_chance
@@ -132,10 +136,15 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     missing = set(HOOKS) - set(chosen)
     if missing:
         raise TypeError(f"{state_class.__name__}: the game must provide {sorted(missing)}")
+    if isinstance(sparse_features, bool) or not isinstance(sparse_features, int) \
+            or sparse_features < 0:
+        raise TypeError(f"sparse_features must be a count of pairs per action, got "
+                        f"{sparse_features!r}")
     functions = {**chosen, "call_user": call_user, "hash_observation": hash_observation,
                  "policy_choice": policy_choice}
     for name, (arguments, body) in ANSWERS.items():
         if name == "trained_answer":
+            body = body.replace("SPARSE", str(sparse_features))  # the game's layout of phi
             _bind_trained(_STUBS[name], arguments, body, state_class, functions)
             continue
         _bind(_STUBS[name], arguments, body, state_class, functions,

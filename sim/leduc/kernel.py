@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from strategies.leduc import N_FEATURES, builtin_decide, features
+from strategies.leduc import N_FEATURES, SPARSE_FEATURES, builtin_decide, features
 
 from .. import core
 from ..core import control, log_event
@@ -177,7 +177,7 @@ def play_game(g, out, row):
 
 
 core.register(State, N_CHANCE, N_DECISIONS, play_game=play_game, observe=observe, redeal=redeal,
-              strategy=builtin_decide, features=features)
+              strategy=builtin_decide, features=features, sparse_features=SPARSE_FEATURES)
 
 
 @njit(cache=True)

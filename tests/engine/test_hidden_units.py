@@ -9,7 +9,7 @@ from analysis.field import FieldBuild
 from analysis.training import train
 from sim import field as F
 from sim import trained as T
-from sim.core.policy import policy_choice
+from sim.core.policy import dense_features, policy_choice
 from sim.errors import RunError, StrategyError
 from sim.games import get_game
 from sim.runner import simulate
@@ -44,10 +44,62 @@ def test_the_kernel_scores_every_action_as_the_network_written_out_in_numpy():
         phi[:, :n_features] = rng.normal(size=(n_actions, n_features))
         legal = np.ones(n_actions, np.bool_)
         legal[4] = False
-        pick = policy_choice(phi, decision, legal, params, streams)
+        pick = policy_choice(phi, 0, decision, legal, params, streams)
         expected = reference_scores(phi, decision, params)
         assert np.allclose(phi[legal, -1], expected[legal])
         assert pick == int(np.argmax(np.where(legal, expected, -np.inf)))
+
+
+@pytest.mark.parametrize("temperature", [0.0, 0.7])
+def test_sparse_features_score_and_play_as_their_dense_matrix_to_the_last_bit(temperature):
+    """A game may write each action's nonzero features as (index, value) pairs (SPARSE_FEATURES,
+    Leduc poker): the scores, the action and the draw at a temperature are the dense ones
+    exactly, hidden units included, and rows that end early (index -1) keep only their pairs."""
+    rng = np.random.default_rng(11)
+    n_actions, n_features, hidden, per_action = 7, 12, 2, 3
+    weights = rng.normal(size=(2, T.block_width(n_features, hidden)))
+    params = np.zeros(T.WEIGHTS + weights.size)
+    params[T.TEMPERATURE], params[T.FEATURES], params[T.HIDDEN] = temperature, n_features, hidden
+    params[T.WEIGHTS:] = weights.ravel()
+    legal = np.ones(n_actions, np.bool_)
+    legal[2] = False
+    for trial in range(40):
+        sparse = np.zeros((n_actions, n_features + 1))
+        dense = np.zeros((n_actions, n_features + 1))
+        for a in range(n_actions):
+            kept = int(rng.integers(0, per_action + 1))
+            # pairs after the end are left over from an earlier decision: never read
+            sparse[a, :2 * per_action] = rng.integers(0, n_features, 2 * per_action)
+            for j, f in enumerate(np.sort(rng.choice(n_features, kept, replace=False))):
+                sparse[a, 2 * j], sparse[a, 2 * j + 1] = f, rng.normal()
+                dense[a, f] = sparse[a, 2 * j + 1]
+            if kept < per_action:
+                sparse[a, 2 * kept] = -1.0
+        assert np.array_equal(dense_features(sparse, per_action, n_features),
+                              dense[:, :n_features])
+        decision = trial % 2
+        one, two = np.full(2, trial, np.uint64), np.full(2, trial, np.uint64)
+        picked = policy_choice(sparse, per_action, decision, legal, params, one)
+        assert picked == policy_choice(dense, 0, decision, legal, params, two)
+        assert np.array_equal(sparse[legal, -1], dense[legal, -1])   # bit for bit
+        assert np.array_equal(one, two)                              # the same draws
+
+
+def test_leducs_sparse_features_are_one_indicator_of_144_an_action():
+    """Leduc's hook (SPARSE_FEATURES = 1) as the dense matrix: call and raise each have one 1,
+    in their own half, and fold none; the pairs fit the buffer the core gives them."""
+    from analysis.studies.leduc.calibration import feature_tensor
+    from strategies import leduc
+
+    leduc_game = get_game("leduc")
+    assert T.sparse_features(leduc_game) == 1 and T.sparse_features(SUNZI) == 0
+    assert 2 * T.sparse_features(leduc_game) <= T.n_features(leduc_game)
+    phi = feature_tensor()
+    assert phi.shape[1:] == (3, leduc.N_FEATURES)
+    assert np.array_equal(np.count_nonzero(phi, axis=2).sum(0), [0, len(phi), len(phi)])
+    half = leduc.N_SITUATIONS
+    assert (np.argmax(phi[:, 1], axis=1) < half).all() and (np.argmax(phi[:, 2], axis=1) >= half).all()
+    assert len(set(np.argmax(phi[:, 1], axis=1))) == half   # every situation is reached
 
 
 def test_units_with_zero_output_weights_play_exactly_the_linear_policy():

@@ -154,13 +154,14 @@ def feature_tensor() -> np.ndarray:
     """phi[I, action, feature]: the trained policy's features at every information state,
     from strategies.leduc.features itself."""
     t = tree()
-    from strategies.leduc import N_FEATURES, features
+    from sim.core.policy import dense_features
+    from strategies.leduc import N_FEATURES, SPARSE_FEATURES, features
 
     phi = np.zeros((len(t.keys), L.N_ACTIONS, N_FEATURES + 1))
     rng = np.zeros(1, np.uint64)
     for i, (obs, legal) in enumerate(zip(t.observations, t.legal)):
         features(0, t.owner[i], obs, legal, rng, phi[i])
-    return phi[:, :, :N_FEATURES]
+    return dense_features(phi, SPARSE_FEATURES, N_FEATURES)
 
 
 def trained_probs(weights, temperature: float = 1.0) -> np.ndarray:
