@@ -27,8 +27,7 @@ of indicators, as Leduc poker's) may declare ``SPARSE_FEATURES = k`` beside N_FE
 write each action's nonzero features as k (index, value) pairs in increasing index order
 (``put_feature``, ``end_features``: row a holds pair j in its columns 2j and 2j + 1, and an
 index below 0 ends the row early); the engine then reads the pairs and nothing else, to the
-same scores. ``dense_features`` spreads them out for code that wants
-the matrix.
+same scores. ``dense_features`` spreads them out for code that wants the matrix.
 
 Parameters of a trained seat: params[TEMPERATURE], params[FEATURES] (the feature count F the
 weights were trained with), params[HIDDEN] (H, 0 for a linear policy), then one block of
