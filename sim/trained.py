@@ -42,12 +42,6 @@ def n_features(spec: GameSpec) -> int:
     return int(getattr(_strategies_module(spec), "N_FEATURES", 0))
 
 
-def sparse_features(spec: GameSpec) -> int:
-    """Nonzero features per action a sparse game's ``features`` writes as pairs (0: dense;
-    sim/core/policy.py)."""
-    return int(getattr(_strategies_module(spec), "SPARSE_FEATURES", 0))
-
-
 def feature_code(spec: GameSpec) -> str:
     """A hash of the game's feature function's source: a policy is only valid with it."""
     function = getattr(_strategies_module(spec), "features", None)

@@ -140,6 +140,15 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
             or sparse_features < 0:
         raise TypeError(f"sparse_features must be a count of pairs per action, got "
                         f"{sparse_features!r}")
+    # the pairs go into the features' own buffer (N_FEATURES + 1 columns): one that does not
+    # fit would write past it, unchecked, in compiled code
+    features = chosen["features"]
+    width = getattr(sys.modules[getattr(features, "py_func", features).__module__], "N_FEATURES",
+                    0)
+    if 2 * sparse_features > width:
+        raise TypeError(f"sparse_features={sparse_features}: {sparse_features} (index, value) "
+                        f"pairs an action need {2 * sparse_features} feature columns, and the "
+                        f"features hook's module declares N_FEATURES = {width}")
     functions = {**chosen, "call_user": call_user, "hash_observation": hash_observation,
                  "policy_choice": policy_choice}
     for name, (arguments, body) in ANSWERS.items():

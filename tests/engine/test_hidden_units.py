@@ -1,6 +1,7 @@
 """Hidden units of the trained policy (sim/core/policy.py): the richer policy class of issue 28's
 item 2, its files, its training and its place in fields and best-response searches."""
 import json
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -87,19 +88,37 @@ def test_sparse_features_score_and_play_as_their_dense_matrix_to_the_last_bit(te
 
 def test_leducs_sparse_features_are_one_indicator_of_144_an_action():
     """Leduc's hook (SPARSE_FEATURES = 1) as the dense matrix: call and raise each have one 1,
-    in their own half, and fold none; the pairs fit the buffer the core gives them."""
+    in their own half, and fold none."""
     from analysis.studies.leduc.calibration import feature_tensor
     from strategies import leduc
 
-    leduc_game = get_game("leduc")
-    assert T.sparse_features(leduc_game) == 1 and T.sparse_features(SUNZI) == 0
-    assert 2 * T.sparse_features(leduc_game) <= T.n_features(leduc_game)
     phi = feature_tensor()
     assert phi.shape[1:] == (3, leduc.N_FEATURES)
     assert np.array_equal(np.count_nonzero(phi, axis=2).sum(0), [0, len(phi), len(phi)])
     half = leduc.N_SITUATIONS
     assert (np.argmax(phi[:, 1], axis=1) < half).all() and (np.argmax(phi[:, 2], axis=1) >= half).all()
     assert len(set(np.argmax(phi[:, 1], axis=1))) == half   # every situation is reached
+
+
+def test_a_sparse_count_that_does_not_fit_the_features_buffer_is_refused_by_name():
+    """Pairs that do not fit N_FEATURES + 1 columns would be written past the buffer in compiled
+    code, so register refuses them, and a count that is not a count, before compiling anything."""
+    from sim.core.hooks import register
+    from strategies import leduc
+
+    class Toy(NamedTuple):
+        core: int
+
+    hooks = dict(play_game=leduc.features, observe=leduc.features, redeal=leduc.features,
+                 strategy=leduc.features, features=leduc.features)
+    with pytest.raises(TypeError, match=r"sparse_features=73: .* need 146 feature columns.*"
+                                        r"N_FEATURES = 144"):
+        register(Toy, 1, 1, sparse_features=73, **hooks)
+    with pytest.raises(TypeError, match="sparse_features must be a count"):
+        register(Toy, 1, 1, sparse_features=-1, **hooks)
+    with pytest.raises(TypeError, match="N_FEATURES = 0"):   # no features hook, no buffer
+        register(Toy, 1, 1, sparse_features=1, **{k: v for k, v in hooks.items()
+                                                  if k != "features"})
 
 
 def test_units_with_zero_output_weights_play_exactly_the_linear_policy():
