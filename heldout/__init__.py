@@ -31,10 +31,16 @@ installed packages (run them from the repository root), and why they were writte
   builds or tunes a field reads this file.
 - ``heldout.shuojian``: Shuo Jian players (``PLAYERS``).
 - ``heldout.samurai``: Samurai Sword players (``PLAYERS``, 3 to 7 players).
+- ``heldout.parthian``: Parthian Shot players (``PLAYERS``: steward, jackal; 3 to 6 players),
+  written by a helper from the rules brief and the observation's layout alone, without reading
+  the built-ins, the trained policies or the other held-out players; its defaults were set
+  against random, cautious and glory only, by name.
 - ``heldout.measure``: a strategy's share against every one of them, rotated seats, Wilson
   intervals: ``python -m heldout.measure sunzi trained``; with more than two players one
   held-out seat among the strategy's seats, next to the field's share:
-  ``python -m heldout.measure samurai strong --players 5``.
+  ``python -m heldout.measure samurai strong --players 5``. Games nobody wins count as the
+  game's own fields count them (its study's FIELD recipe: Parthian Shot's are lost by every
+  seat), ``--undecided`` to override.
 - ``heldout.tune``: the reviewers' check, a random search over one held-out player's knobs
   against a strategy, the best setting re-measured on fresh games (and, against a strong
   field, played against each of its members alone):

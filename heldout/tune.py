@@ -20,7 +20,9 @@ defaults are re-measured on the same fresh games beside it.
 Two players: the held-out player's share of the decided games (a draw counts half). More
 players (``--players N``): one held-out seat among N - 1 seats of the strategy, and the search
 maximises ``margin`` = the held-out seat's share - the field seats' mean share in the same games
-(as heldout.measure reports it).
+(as heldout.measure reports it). Games nobody wins are read as heldout.measure reads them (the
+game's field recipe, or ``--undecided``): with ``loss`` every share is over all the games, so
+the search cannot raise its figure by leaving fewer games decided.
 
 Against a strong field (``strong`` or ``strong:FILE``) the best setting is also played against
 each member the mixture draws, alone (``--members`` games each): the field's figure averages
@@ -39,13 +41,13 @@ import zlib
 import numpy as np
 import pandas as pd
 
-from analysis.training import shares
 from sim.core.state import MIXTURE
 from sim.errors import BalanceError
 from sim.games import get_game
 from sim.strategy import field_members, lookup
 
-from heldout.measure import modules, players, with_players
+from heldout.measure import (add_undecided_option, modules, players, read_shares,
+                             undecided_reading, with_players)
 
 SEED = 28_150                   # issue 28, apart from heldout.measure's 28_000
 TOP = 10                        # settings printed (--out keeps them all)
@@ -81,25 +83,27 @@ def check_seed(seed: int) -> int:
 
 
 def measure(game: str, player: str, values, strategy, n_games: int, seed: int,
-            n_players: int | None = None) -> dict:
+            n_players: int | None = None, undecided: str = "apart") -> dict:
     """One setting of ``player`` against ``strategy`` over ``n_games`` games, seats rotated:
-    share, low, high (Wilson 95%), field and margin (share - field), games, decided. Runs in a
-    worker too, so it takes names, not objects."""
+    share, low, high (Wilson 95%), field and margin (share - field), games, decided; shares of
+    every game with ``undecided="loss"`` (heldout.measure.read_shares). Runs in a worker too,
+    so it takes names, not objects."""
     spec = get_game(game)
     rules = with_players(spec, None, n_players)
     n = rules.n_seats
     tuned = players(game)[player].with_params(*values, name=f"heldout-{player}")
-    result = shares(spec, rules, [tuned] + [strategy] * (n - 1), n_games, seed)
+    result = read_shares(spec, rules, [tuned] + [strategy] * (n - 1), n_games, seed, undecided)
     return {"share": float(result["share"]), "low": float(result["low"]),
             "high": float(result["high"]), "field": float(result["field"]),
             "margin": float(result["share"] - result["field"]),
-            "games": int(result["games"]), "decided": int(result["decided"])}
+            "games": int(result["games"]), "decided": int(result["decided"]),
+            **({"decided_share": result["decided_share"]} if undecided == "loss" else {})}
 
 
 def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
          n_games: int = 1000, n_check: int = 8000, seed: int = SEED,
          n_players: int | None = None, jobs: int = 1, progress: bool = False,
-         n_members: int = 2000) -> dict:
+         n_members: int = 2000, undecided: str | None = None) -> dict:
     """Random search over ``player``'s knobs against ``strategy``; returns a dict:
 
     settings : DataFrame, one row per setting tried (setting, k0.., share, low, high, field,
@@ -110,7 +114,8 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
         result. default : the defaults (setting 0) on the same fresh games.
     members : against a strong field, the best setting against each member it draws, alone,
         over ``n_members`` fresh games (0: not measured; None for any other strategy).
-    players, seed, check_seed : what was played."""
+    players, seed, check_seed, undecided : what was played, and how a game nobody wins was
+        read (heldout.measure.undecided_reading)."""
     spec = get_game(game)
     ranges = knobs(spec.name, player)
     for label, value in (("settings", n_settings), ("games", n_games), ("check games", n_check)):
@@ -125,9 +130,10 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
         raise BalanceError(f"jobs must be a positive integer or -1 (all cores), got {jobs!r}")
     rules = with_players(spec, None, n_players)
     n = rules.n_seats
+    undecided = undecided_reading(spec.name, n, undecided)
     seat = lookup(spec, strategy, n)     # an unknown strategy fails here, not in every worker
     values = draw_settings(ranges, int(n_settings), seed)
-    tasks = [(spec.name, player, tuple(row), strategy, int(n_games), seed, n_players)
+    tasks = [(spec.name, player, tuple(row), strategy, int(n_games), seed, n_players, undecided)
              for row in values]
     results = run_all(tasks, jobs, progress, f"{player} vs {strategy}")
     table = pd.DataFrame(values, columns=[f"k{i}" for i in range(len(ranges))])
@@ -138,25 +144,28 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
     best = table.loc[table["score"].fillna(-np.inf).idxmax()]
     fresh = check_seed(seed)
     best_values = tuple(best[[f"k{i}" for i in range(len(ranges))]])
-    check = measure(spec.name, player, best_values, strategy, int(n_check), fresh, n_players)
+    check = measure(spec.name, player, best_values, strategy, int(n_check), fresh, n_players,
+                    undecided)
     default = check if int(best["setting"]) == 0 else measure(
-        spec.name, player, tuple(values[0]), strategy, int(n_check), fresh, n_players)
+        spec.name, player, tuple(values[0]), strategy, int(n_check), fresh, n_players,
+        undecided)
     members = None
     if n_members and seat.builtin == MIXTURE and seat.source is not None:  # a field file
         members = member_table(spec.name, player, best_values, strategy, int(n_members), fresh,
-                               n_players)
+                               n_players, undecided)
     return {"settings": table, "best": best, "check": check, "default": default,
-            "members": members, "players": n, "seed": seed, "check_seed": fresh}
+            "members": members, "players": n, "seed": seed, "check_seed": fresh,
+            "undecided": undecided}
 
 
 def member_table(game: str, player: str, values, strategy, n_games: int, seed: int,
-                 n_players: int | None = None) -> pd.DataFrame:
+                 n_players: int | None = None, undecided: str = "apart") -> pd.DataFrame:
     """One setting of ``player`` against each member of the field ``strategy`` seated alone
     (sim.strategy.field_members): member, probability, then measure's columns."""
     spec = get_game(game)
     n = with_players(spec, None, n_players).n_seats
     rows = [{"member": seat.name, "probability": probability,
-             **measure(game, player, values, seat, n_games, seed, n_players)}
+             **measure(game, player, values, seat, n_games, seed, n_players, undecided)}
             for probability, seat in field_members(spec, strategy, n)]
     return pd.DataFrame(rows)
 
@@ -185,6 +194,11 @@ def run_all(tasks, jobs: int, progress: bool, label: str) -> list[dict]:
 
 
 def fmt(result: dict) -> str:
+    if "decided_share" in result:  # undecided="loss": a share of every game
+        decided = ("" if result["decided_share"] is None
+                   else f"; {result['decided_share']:.3f} of them")
+        return (f"{result['share']:.3f} ({result['low']:.3f}-{result['high']:.3f}) of all "
+                f"{result['games']} games ({result['decided']} decided{decided})")
     return (f"{result['share']:.3f} ({result['low']:.3f}-{result['high']:.3f}) of "
             f"{result['decided']} decided games")
 
@@ -192,7 +206,7 @@ def fmt(result: dict) -> str:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m heldout.tune", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("game", help="sunzi, shuojian or samurai")
+    parser.add_argument("game", help="a game with held-out players (heldout/<game>.py)")
     parser.add_argument("strategy", nargs="?", default="strong",
                         help="the strategy measured: strong (default), strong:FILE, trained, "
                              "trained:FILE, a built-in")
@@ -205,7 +219,9 @@ def main(argv=None) -> None:
                         help="fresh games re-measuring the best setting (8000)")
     parser.add_argument("--seed", type=int, default=SEED, help=f"master seed ({SEED})")
     parser.add_argument("--players", type=int, default=None,
-                        help="number of players, for a game with more than two (samurai: 3-7)")
+                        help="number of players, for a game with more than two (samurai: 3-7, "
+                             "parthian: 3-6)")
+    add_undecided_option(parser)
     parser.add_argument("--jobs", type=int, default=1,
                         help="settings measured at once (-1: all cores); same table for any")
     parser.add_argument("--members", type=int, default=2000,
@@ -216,7 +232,7 @@ def main(argv=None) -> None:
     try:
         result = tune(args.game, args.strategy, args.player, args.settings, args.games,
                       args.check, args.seed, args.players, args.jobs, progress=True,
-                      n_members=args.members)
+                      n_members=args.members, undecided=args.undecided)
     except BalanceError as error:
         parser.exit(2, f"error: {error}\n")
     table, best, n = result["settings"], result["best"], result["players"]

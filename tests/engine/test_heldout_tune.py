@@ -68,9 +68,9 @@ def test_the_remeasure_plays_fresh_games_not_the_searchs(monkeypatch):
     seeds = []
     measure = T.measure
 
-    def spy(game, player, values, strategy, n_games, seed, n_players=None):
+    def spy(game, player, values, strategy, n_games, seed, n_players=None, undecided="apart"):
         seeds.append((n_games, seed))
-        return measure(game, player, values, strategy, n_games, seed, n_players)
+        return measure(game, player, values, strategy, n_games, seed, n_players, undecided)
 
     monkeypatch.setattr(T, "measure", spy)
     result = T.tune("sunzi", "random", "mixer", n_settings=2, n_games=50, n_check=60, seed=5)
@@ -163,3 +163,23 @@ def test_only_a_field_has_members_to_seat():
 
     with pytest.raises(StrategyError, match="'counter' is not a strong field"):
         field_members(get_game("sunzi"), "counter", 2)
+
+
+def test_a_parthian_tune_scores_all_the_games_as_its_fields_are_measured():
+    """Parthian Shot's fields count a game nobody wins as lost by every seat (PS-12, PS-16), so
+    the tuner's margin is over all the games too: a setting cannot raise it by leaving fewer
+    games decided. The decided games' share stays beside it."""
+    result = T.tune("parthian", "cautious", "jackal", n_settings=2, n_games=80, n_check=120,
+                    seed=3, n_players=4, n_members=0)
+    assert result["undecided"] == "loss"
+    table = result["settings"]
+    assert (table["score"] == table["margin"]).all()
+    assert (table["decided"] < table["games"]).any()  # some games nobody won: the readings differ
+    for row in [result["check"], *table.to_dict("records")]:
+        assert 0 <= row["decided"] <= row["games"]
+        if row["decided"]:
+            assert row["share"] * row["games"] == pytest.approx(
+                row["decided_share"] * row["decided"])
+    apart = T.tune("parthian", "cautious", "jackal", n_settings=2, n_games=80, n_check=120,
+                   seed=3, n_players=4, n_members=0, undecided="apart")
+    assert apart["undecided"] == "apart" and "decided_share" not in apart["check"]
