@@ -34,7 +34,8 @@ installed packages (run them from the repository root), and why they were writte
 - ``heldout.parthian``: Parthian Shot players (``PLAYERS``: steward, jackal; 3 to 6 players),
   written by a helper from the rules brief and the observation's layout alone, without reading
   the built-ins, the trained policies or the other held-out players; its defaults were set
-  against random, cautious and glory only, by name.
+  against random, cautious and glory only, by name. Nobody who builds or tunes a field reads
+  more of it than its docstring.
 - ``heldout.measure``: a strategy's share against every one of them, rotated seats, Wilson
   intervals: ``python -m heldout.measure sunzi trained``; with more than two players one
   held-out seat among the strategy's seats, next to the field's share:
