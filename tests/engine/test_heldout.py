@@ -161,6 +161,24 @@ def test_a_share_of_every_game_counts_a_game_nobody_won_as_lost_by_every_seat():
     assert loss["low"] <= loss["share"] <= loss["high"] < apart["low"]
 
 
+def test_every_shipped_field_of_a_game_with_heldout_players_states_their_tuned_check():
+    """Every report prints a field's line beside the strong rung; where held-out players exist,
+    the line says what they reached tuned against that field (its recipe's caveat), at every
+    player count."""
+    from sim import field as F
+
+    for game in GAMES:
+        spec = get_game(game)
+        shipped = F.shipped_fields(spec)
+        assert shipped, game
+        for n, path in shipped.items():
+            record = F.load(path, spec)["exploitability"]
+            assert record["caveat"] == field_recipe(game, n)["caveat"], path
+            assert record["line"].endswith(". " + record["caveat"]), path
+            assert "tuned against this field" in record["line"], path
+            assert f"heldout.tune {game} strong" in record["line"], path
+
+
 def test_no_installed_code_imports_the_heldout_players():
     """The rule of heldout/__init__.py: training code, fields, exploit searches and tuners never
     play them, so no installed package imports them."""

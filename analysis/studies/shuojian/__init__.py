@@ -23,4 +23,9 @@ EDGE = "first_player_advantage"
 # (60 x 300), seed 11 (`balance field --shipped shuojian`; docs/training.md has every iteration).
 # Every oracle started from the heuristic's weights, as when the shipped file was built; its
 # exploitability is re-measured from both starts (`balance field shuojian --check`).
-FIELD = {"iterations": 22, "seed": 11, "oracle_starts": ("heuristic",)}
+FIELD = {"iterations": 22, "seed": 11, "oracle_starts": ("heuristic",),
+         # measured after the build (docs/training.md), printed beside its exploitability
+         "caveat": "Held-out players written from the rules and tuned against this field "
+                   "(`python -m heldout.tune shuojian strong --player NAME`, 60 settings) win "
+                   "at most 50.4% (48.9%-52.0%) of 4,000 fresh games (tracker; aggressor "
+                   "48.2%)"}
