@@ -100,7 +100,7 @@ def read_shares(spec, rules, lineup, n_games: int, seed: int, undecided: str) ->
 
 def heldout_table(game: str, field_strategy="strong", n_games: int = 4000, seed: int = SEED,
                   rules=None, n_players: int | None = None,
-                  undecided: str | None = None) -> pd.DataFrame:
+                  undecided: str | None = None, only=None) -> pd.DataFrame:
     """Two players: ``field_strategy``'s share of the won games against each held-out opponent
     of ``game`` (a draw counts half), with its Wilson 95% interval, over ``n_games`` games with
     seats rotated. One row per opponent: opponent, strategy, share, low, high, games, decided.
@@ -109,13 +109,21 @@ def heldout_table(game: str, field_strategy="strong", n_games: int = 4000, seed:
     ``field_strategy``, seats rotated. One row per opponent: opponent, strategy, players, share,
     low, high (the held-out seat's share and its Wilson interval), field (the field seats' mean
     share in the same games), margin (share - field), games, decided; with ``undecided="loss"``
-    (undecided_reading) shares of every game, and decided_share beside them."""
+    (undecided_reading) shares of every game, and decided_share beside them. ``only``: the
+    names of the opponents to play (all by default), for a slow strategy such as the search."""
     spec = get_game(game)
     rules = with_players(spec, rules, n_players)
     n = rules.n_seats
     undecided = undecided_reading(spec.name, n, undecided)
+    roster = players(spec.name)
+    unknown = [name for name in only or () if name not in roster]
+    if unknown:
+        raise BalanceError(f"no held-out {spec.name} player {unknown[0]!r}; heldout/ has "
+                           f"{', '.join(roster)}")
     rows = []
-    for name, opponent in players(spec.name).items():
+    for name, opponent in roster.items():
+        if only and name not in only:
+            continue
         if n == 2:
             result = read_shares(spec, rules, [field_strategy, opponent], n_games, seed,
                                  undecided)
@@ -158,11 +166,16 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int, default=None,
                         help="number of players, for a game with more than two (samurai: 3-7, "
                              "parthian: 3-6; default: the game's default count)")
+    parser.add_argument("--player", action="append", default=None, metavar="NAME",
+                        help="only this held-out player (repeat for more; default: every one), "
+                             "for a slow strategy: python -m heldout.measure sunzi "
+                             "ismcts:rollout=strong --player solver --games 200 --seed 2801")
     add_undecided_option(parser)
     args = parser.parse_args(argv)
     try:
         table = heldout_table(args.game, args.strategy, args.games, args.seed,
-                              n_players=args.players, undecided=args.undecided)
+                              n_players=args.players, undecided=args.undecided,
+                              only=args.player)
     except BalanceError as error:
         parser.exit(2, f"error: {error}\n")
     if "field" in table:

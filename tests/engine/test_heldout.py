@@ -4,6 +4,7 @@ interval), and no installed package imports them, so nothing trains on them."""
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,6 +130,19 @@ def test_the_players_option_sets_the_count_and_two_player_games_keep_their_table
     assert "one held-out samurai player against 2 seats of random" in out and "field" in out
     table = heldout_table("shuojian", "random", n_games=50, seed=1)
     assert "field" not in table and "players" not in table
+
+
+def test_only_the_named_opponents_are_played_and_an_unknown_name_is_refused():
+    """--player: a slow strategy (the search) is measured against one held-out player; the
+    row is the one the whole table would give for it (the same games)."""
+    whole = heldout_table("shuojian", "random", n_games=60, seed=1)
+    name = list(players("shuojian"))[-1]
+    one = heldout_table("shuojian", "random", n_games=60, seed=1, only=[name])
+    assert list(one["opponent"]) == [name]
+    pd.testing.assert_frame_equal(one.reset_index(drop=True),
+                                  whole[whole["opponent"] == name].reset_index(drop=True))
+    with pytest.raises(BalanceError, match="no held-out shuojian player 'nobody'"):
+        heldout_table("shuojian", "random", n_games=60, seed=1, only=["nobody"])
 
 
 def test_a_game_without_heldout_players_is_refused():
