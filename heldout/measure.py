@@ -98,6 +98,16 @@ def read_shares(spec, rules, lineup, n_games: int, seed: int, undecided: str) ->
     return over_all_games(result) if undecided == "loss" else result
 
 
+def share_row(result: dict) -> dict:
+    """A read_shares result as a table row: share, low, high (Wilson 95%), field, margin (share
+    - field), games, decided, and decided_share when the shares are of every game."""
+    return {"share": float(result["share"]), "low": float(result["low"]),
+            "high": float(result["high"]), "field": float(result["field"]),
+            "margin": float(result["share"] - result["field"]),
+            "games": int(result["games"]), "decided": int(result["decided"]),
+            **({"decided_share": result["decided_share"]} if "decided_share" in result else {})}
+
+
 def heldout_table(game: str, field_strategy="strong", n_games: int = 4000, seed: int = SEED,
                   rules=None, n_players: int | None = None,
                   undecided: str | None = None, only=None) -> pd.DataFrame:
@@ -124,25 +134,15 @@ def heldout_table(game: str, field_strategy="strong", n_games: int = 4000, seed:
     for name, opponent in roster.items():
         if only and name not in only:
             continue
-        if n == 2:
-            result = read_shares(spec, rules, [field_strategy, opponent], n_games, seed,
-                                 undecided)
-            rows.append({"opponent": name, "strategy": str(field_strategy),
-                         "share": float(result["share"]), "low": float(result["low"]),
-                         "high": float(result["high"]), "games": result["games"],
-                         "decided": result["decided"],
-                         **({"decided_share": result["decided_share"]}
-                            if undecided == "loss" else {})})
+        if n == 2:  # field = 1 - share and margin = 2 share - 1 say nothing more
+            row = share_row(read_shares(spec, rules, [field_strategy, opponent], n_games, seed,
+                                        undecided))
+            del row["field"], row["margin"]
+            rows.append({"opponent": name, "strategy": str(field_strategy), **row})
             continue
-        result = read_shares(spec, rules, [opponent] + [field_strategy] * (n - 1), n_games,
-                             seed, undecided)
         rows.append({"opponent": name, "strategy": str(field_strategy), "players": n,
-                     "share": float(result["share"]), "low": float(result["low"]),
-                     "high": float(result["high"]), "field": float(result["field"]),
-                     "margin": float(result["share"] - result["field"]),
-                     "games": result["games"], "decided": result["decided"],
-                     **({"decided_share": result["decided_share"]}
-                        if undecided == "loss" else {})})
+                     **share_row(read_shares(spec, rules, [opponent] + [field_strategy] * (n - 1),
+                                             n_games, seed, undecided))})
     return pd.DataFrame(rows)
 
 

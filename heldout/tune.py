@@ -46,7 +46,7 @@ from sim.errors import BalanceError
 from sim.games import get_game
 from sim.strategy import field_members, lookup
 
-from heldout.measure import (add_undecided_option, modules, players, read_shares,
+from heldout.measure import (add_undecided_option, modules, players, read_shares, share_row,
                              undecided_reading, with_players)
 
 SEED = 28_150                   # issue 28, apart from heldout.measure's 28_000
@@ -92,12 +92,8 @@ def measure(game: str, player: str, values, strategy, n_games: int, seed: int,
     rules = with_players(spec, None, n_players)
     n = rules.n_seats
     tuned = players(game)[player].with_params(*values, name=f"heldout-{player}")
-    result = read_shares(spec, rules, [tuned] + [strategy] * (n - 1), n_games, seed, undecided)
-    return {"share": float(result["share"]), "low": float(result["low"]),
-            "high": float(result["high"]), "field": float(result["field"]),
-            "margin": float(result["share"] - result["field"]),
-            "games": int(result["games"]), "decided": int(result["decided"]),
-            **({"decided_share": result["decided_share"]} if undecided == "loss" else {})}
+    return share_row(read_shares(spec, rules, [tuned] + [strategy] * (n - 1), n_games, seed,
+                                 undecided))
 
 
 def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
