@@ -479,16 +479,19 @@ def exploit_line(row: dict, generations: int, games: int, hidden: int = 0) -> st
             f"whose own seats win {row['field_share']:.1%}, at {searched}")
 
 
-def tuned_heldout_line(game: str, n_players: int, share: float, field: float, who: str,
+def tuned_heldout_line(game: str, n_players: int, share: tuple, field: float, who: str,
                        over_all_games: bool = False) -> str:
     """A multi-player recipe's caveat (a measure the build cannot repeat): the held-out player
     with the best margin, tuned against the field (heldout.tune: 60 settings x 600 games, the
-    best re-measured on 4,000 fresh games), its share and the field seats' in percent."""
+    best re-measured on 4,000 fresh games), its share (percent, with its Wilson 95% interval:
+    share, low, high) and the field seats' mean share in the same games."""
+    mine, low, high = share
     games = "all 4,000 fresh games" if over_all_games else "4,000 fresh games"
     return (f"Held-out players written from the rules and tuned against this field (`python -m "
             f"heldout.tune {game} strong --player NAME --players {n_players}`, 60 settings): "
-            f"the best margin over the field's seats is {share - field:+.1f} points ({who}: "
-            f"{share:.1f}% of {games} against the field seats' {field:.1f}%)")
+            f"the best margin over the field's seats is {mine - field:+.1f} points ({who}: "
+            f"{mine:.1f}% ({low:.1f}%-{high:.1f}%) of {games} against the field seats' "
+            f"{field:.1f}%)")
 
 
 def field_recipe(game: str, n_players: int | None = None) -> dict | None:
