@@ -169,7 +169,7 @@ def main(argv=None) -> None:
     parser.add_argument("--player", action="append", default=None, metavar="NAME",
                         help="only this held-out player (repeat for more; default: every one), "
                              "for a slow strategy: python -m heldout.measure sunzi "
-                             "ismcts:rollout=strong --player solver --games 200 --seed 2801")
+                             "ismcts:rollout=broad --player solver --games 200 --seed 2902")
     add_undecided_option(parser)
     args = parser.parse_args(argv)
     try:

@@ -254,6 +254,24 @@ def field_shipped(spec: GameSpec, n_players: int | None) -> Strategy:
     return field_from_file(spec, path, name="strong")
 
 
+def broad_field(spec: GameSpec, text: str = "broad", n_seats: int | None = None) -> Strategy:
+    """``broad`` or ``broad:FILE``: the field's support (its members the mixture can draw) and
+    every built-in heuristic of the game (all but random), equally likely: a search's model of
+    its opponents (``ismcts:rollout=broad``). A field's support is a few members, often
+    deterministic; a search that rolls out only those plans against the moves they make and
+    loses to a player who randomizes (docs/search.md, "Rolling out a broad field")."""
+    _, _, path = text.partition(":")
+    field_seat = lookup(spec, f"strong:{path}" if path else "strong", n_seats)
+    members = [(1.0, kind, params) for p, kind, params in mixture.unpack(field_seat.params)
+               if p > 0]
+    members += [(1.0, s.builtin, s.params) for s in spec.strategies.values()
+                if s.builtin not in (RANDOM, SEARCH_KIND, None)]
+    return Strategy(f"broad:{Path(field_seat.source).name.removesuffix(fields.SUFFIX)}",
+                    builtin=MIXTURE, params=mixture.pack(members), source=field_seat.source,
+                    doc=f"the support of {field_seat.source} and the built-in heuristics, "
+                        "equally likely")
+
+
 def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = None,
                   **settings) -> Strategy:
     """The search player (sim/core/search.py: information-set MCTS) as a seat's strategy.
@@ -261,7 +279,9 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
     ``"ismcts:budget=256,c=0.7,rollout=greedy,widen=1,alpha=0.5"``: iterations per decision,
     UCB exploration constant, the built-in strategy that plays the rest of each iteration (for
     every seat; by default the game's strongest fast policy, ``GameSpec.rollout``: its shipped
-    trained policy where one fits, else its best heuristic), and progressive widening: a node visited n times may have tried
+    trained policy where one fits, else its best heuristic; ``strong`` the shipped field's
+    mixture, ``broad`` its support and the built-in heuristics equally likely: ``broad_field``),
+    and progressive widening: a node visited n times may have tried
     ceil(widen * (n + 1) ** alpha) of its actions, each new one suggested by the rollout policy
     (widen=0: every action is tried once first, plain UCB)."""
     name, _, rest = text.partition(":")
@@ -293,6 +313,8 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
     rollout = spec.strategies.get(str(values["rollout"]))
     if str(values["rollout"]).split(":", 1)[0] in ("trained", "strong"):
         rollout = lookup(spec, str(values["rollout"]), n_seats)
+    if str(values["rollout"]).split(":", 1)[0] == "broad":
+        rollout = broad_field(spec, str(values["rollout"]), n_seats)
     if rollout is None or rollout.builtin is None or rollout.builtin == SEARCH_KIND:
         raise StrategyError(f"{text!r}: rollout={values['rollout']!r} is not a built-in "
                             f"{spec.title} strategy; choose one of {', '.join(spec.strategies)}")

@@ -130,6 +130,31 @@ def test_the_search_can_roll_out_with_a_field(tmp_path):
     assert first.equals(again)
 
 
+def test_a_broad_rollout_is_the_fields_support_and_every_heuristic_equally_likely(tmp_path):
+    """ismcts:rollout=broad[:FILE] (sim.strategy.broad_field): the field's members with
+    probability above 0 and each built-in but random, each drawn with the same probability; a
+    game without a shipped field is refused with the way out."""
+    path = F.save(tmp_path / "k.field.json", KUHN,
+                  [{"name": "nash", "probability": 0.9, "strategy": "nash"},
+                   {"name": "honest", "probability": 0.1, "strategy": "honest"},
+                   {"name": "aggressive", "probability": 0.0, "strategy": "aggressive"}],
+                  2, {}, {})
+    seat = lookup(KUHN, f"ismcts:budget=16,rollout=broad:{path}", 2)
+    assert "rollout=broad:k" in seat.name
+    members = mixture.unpack(seat.params[8:])
+    heuristics = [s for s in KUHN.strategies.values() if s.name != "random"]
+    assert [kind for _, kind, _ in members] == \
+        [KUHN.strategies["nash"].builtin, KUHN.strategies["honest"].builtin] + \
+        [s.builtin for s in heuristics]
+    assert np.allclose([p for p, _, _ in members], 1 / len(members))
+    seats = [f"ismcts:budget=16,rollout=broad:{path}", "random"]
+    first = simulate("kuhn", None, seats, 200, seed=4, rotate_seats=True).records
+    assert first.equals(simulate("kuhn", None, seats, 200, seed=4, rotate_seats=True,
+                                 jobs=2).records)
+    with pytest.raises(StrategyError, match="no strong Goofspiel field"):
+        lookup(get_game("goofspiel"), "ismcts:rollout=broad", 2)
+
+
 def test_nash_of_rock_paper_scissors_and_of_a_dominated_game():
     rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], float)
     assert np.allclose(nash_zero_sum(rps), 1 / 3, atol=1e-6)
