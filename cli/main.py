@@ -333,7 +333,7 @@ def run_strategies(args) -> int:
         settings = ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}"
                             for k, v in SEARCH_DEFAULTS.items())
         print("ismcts       the search player (information-set MCTS; docs/search.md): "
-              f"ismcts:{settings} (rollout: any built-in above)")
+              f"ismcts:{settings} (rollout: any built-in above, trained, strong or broad)")
     if "trained" not in spec.strategies:
         print(trained_text(spec))
     if "strong" not in spec.strategies:

@@ -110,8 +110,10 @@ class GameSpec:
     observation_variants: tuple[dict, ...] = ()
     n_actions: int = 0                        # length of the legal mask (search tree width)
     # The strongest built-in heuristic (measured: the skill ladder's and the card table's
-    # heuristic level), and the search's default rollout: a built-in name, or "trained" (the
-    # shipped policy for the player count where one exists, else ``heuristic``).
+    # heuristic level), and the search's default rollout: a built-in name, "trained" (the
+    # shipped policy for the player count), "strong" (the shipped field) or "broad" (the field's
+    # support and the built-in heuristics, sim.strategy.broad_field); ``heuristic`` where the
+    # count has no such policy or field.
     heuristic: str = "random"
     rollout: str = "random"
     # Seat columns that are a seat's score (the adapters' ``returns=``), each with what is known

@@ -278,8 +278,9 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
 
     ``"ismcts:budget=256,c=0.7,rollout=greedy,widen=1,alpha=0.5"``: iterations per decision,
     UCB exploration constant, the built-in strategy that plays the rest of each iteration (for
-    every seat; by default the game's strongest fast policy, ``GameSpec.rollout``: its shipped
-    trained policy where one fits, else its best heuristic; ``strong`` the shipped field's
+    every seat; by default the game's measured best model of the other seats,
+    ``GameSpec.rollout``, with its best heuristic where that needs a policy or field the player
+    count lacks; ``trained`` the shipped policy, ``strong`` the shipped field's
     mixture, ``broad`` its support and the built-in heuristics equally likely: ``broad_field``),
     and progressive widening: a node visited n times may have tried
     ceil(widen * (n + 1) ** alpha) of its actions, each new one suggested by the rollout policy
@@ -306,9 +307,11 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
         raise StrategyError(f"{text!r}: widen must be 0..1000 (0 = off) and alpha in (0, 1]")
     if paired not in (0, 1):
         raise StrategyError(f"{text!r}: paired must be 1 (root actions share worlds) or 0")
-    if values["rollout"] == "default":  # the game's strongest fast policy (GameSpec.rollout)
+    if values["rollout"] == "default":  # the game's measured best model (GameSpec.rollout)
         values["rollout"] = spec.rollout
-        if spec.rollout == "trained" and trained.shipped_path(spec, n_seats) is None:
+        shipped = {"trained": trained.shipped_path, "strong": fields.shipped_path,
+                   "broad": fields.shipped_path}.get(spec.rollout)
+        if shipped is not None and shipped(spec, n_seats) is None:
             values["rollout"] = spec.heuristic
     rollout = spec.strategies.get(str(values["rollout"]))
     if str(values["rollout"]).split(":", 1)[0] in ("trained", "strong"):

@@ -21,7 +21,9 @@ SPEC = GameSpec(
     n_strategy_params=layout.N_STRATEGY_PARAMS,
     narrate=narrate,
     heuristic="counter",
-    rollout="greedy",
+    # the search's default model of its opponents: greedy rollouts beat every built-in but lost
+    # to the held-out players (solver 20.7%); the broad field's beat them all (docs/search.md)
+    rollout="broad",
     decision_names=layout.DECISION_NAMES,
     n_actions=layout.N_ACTIONS,
     payoffs={"points": Payoff()},   # the adapters' returns="points"

@@ -155,6 +155,17 @@ def test_a_broad_rollout_is_the_fields_support_and_every_heuristic_equally_likel
         lookup(get_game("goofspiel"), "ismcts:rollout=broad", 2)
 
 
+def test_a_games_default_rollout_may_be_its_field_and_falls_back_to_its_heuristic():
+    """Plain ismcts rolls out GameSpec.rollout: Sunzi's is its broad field; a game whose
+    default names a field (or policy) that its player count lacks rolls out its heuristic."""
+    from dataclasses import replace
+
+    assert "rollout=broad:sunzi)" in lookup(get_game("sunzi"), "ismcts", 2).name
+    for default in ("broad", "strong", "trained"):
+        goofspiel = replace(get_game("goofspiel"), rollout=default)
+        assert "rollout=match)" in lookup(goofspiel, "ismcts:budget=8", 2).name
+
+
 def test_nash_of_rock_paper_scissors_and_of_a_dominated_game():
     rps = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], float)
     assert np.allclose(nash_zero_sum(rps), 1 / 3, atol=1e-6)
