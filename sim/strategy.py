@@ -313,14 +313,16 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
                    "broad": fields.shipped_path}.get(spec.rollout)
         if shipped is not None and shipped(spec, n_seats) is None:
             values["rollout"] = spec.heuristic
+    family = str(values["rollout"]).split(":", 1)[0]
     rollout = spec.strategies.get(str(values["rollout"]))
-    if str(values["rollout"]).split(":", 1)[0] in ("trained", "strong"):
+    if family in ("trained", "strong"):
         rollout = lookup(spec, str(values["rollout"]), n_seats)
-    if str(values["rollout"]).split(":", 1)[0] == "broad":
+    elif family == "broad":
         rollout = broad_field(spec, str(values["rollout"]), n_seats)
     if rollout is None or rollout.builtin is None or rollout.builtin == SEARCH_KIND:
         raise StrategyError(f"{text!r}: rollout={values['rollout']!r} is not a built-in "
-                            f"{spec.title} strategy; choose one of {', '.join(spec.strategies)}")
+                            f"{spec.title} strategy; choose one of {', '.join(spec.strategies)}, "
+                            "trained[:FILE], strong[:FILE] or broad[:FILE]")
     label = f"ismcts(budget={budget}, c={c:g}, rollout={rollout.name}"
     if (widen, alpha) != (SEARCH_DEFAULTS["widen"], SEARCH_DEFAULTS["alpha"]):
         label += f", widen={widen:g}, alpha={alpha:g}"

@@ -71,4 +71,4 @@ FIELD = {"iterations": 64, "seed": 11, "final_generalist": 0.02,
                    "default budget, rolling out the field's support and every built-in "
                    "heuristic (`ismcts:rollout=broad`, 200 games a row, seats rotated), wins "
                    "91.8% (87.1%-94.8%) against the field and 58.5% (51.6%-65.1%, solver) to "
-                   "75.5% (gambler) against six held-out players at their defaults"}
+                   "75.5% (69.1%-80.9%, gambler) against six held-out players at their defaults"}
