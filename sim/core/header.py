@@ -139,6 +139,13 @@ def last_searched(ctl: np.ndarray) -> int:
     return int(ctl[ctl[H.O_PLAN] + (n - 1) * PLAN_WIDTH + 1]) if n > int(ctl[H.PLAN_PRESET]) else -1
 
 
+def root_visits(ctl: np.ndarray) -> np.ndarray:
+    """Visits per action at the root of the latest search (its node 0; read after a
+    ``one_decision`` call, before another search reuses the nodes)."""
+    start = int(ctl[H.O_NODES]) + 1
+    return ctl[start:start + int(ctl[H.N_ACTIONS])].copy()
+
+
 def trace_of(ctl: np.ndarray) -> np.ndarray:
     """The trace rows written by the last game: int64[rows, TRACE_WIDTH]."""
     rows, start = int(ctl[H.TRACE_ROWS]), int(ctl[H.O_TRACE])
