@@ -88,8 +88,9 @@ def record(game: str, search: str, opponents, n_games: int, seed: int = 0, jobs:
     against opponent g mod k (k opponents, the others seats too). The samples depend on the
     seed and game indices only, not on ``jobs`` or ``chunk``."""
     opponents = [opponents] if isinstance(opponents, str) else list(opponents)
-    if not opponents or n_games < 1:
-        raise RunError("record needs at least one opponent and one game")
+    if not opponents or n_games < 1 or chunk < 1:
+        raise RunError(f"record needs at least one opponent, one game and chunk >= 1; got "
+                       f"{len(opponents)} opponents, n_games={n_games}, chunk={chunk}")
     if not T.n_features(get_game(game)):
         raise RunError(T.no_features(get_game(game)))
     parts = Parallel(n_jobs=jobs)(
@@ -166,23 +167,18 @@ def fit(game: str, samples, hidden: int = 6, sharpen: float = 0.3, lam: float = 
     start = np.asarray(getattr(module, "START_WEIGHTS", np.zeros((n_types, f)))
                        if start is None else start, float).reshape(n_types, f)
     trainable = np.asarray(getattr(module, "TRAINABLE", np.ones((n_types, f))), float)
-    width = T.block_width(f, hidden)
-    rng = np.random.default_rng(seed)
-    weights = T.widen(start, f, hidden, seed) if hidden else start.copy()
+    weights = T.widen(start, f, hidden, seed)
     for d in range(n_types):
         stacked = _stack(samples, d, sharpen)
         if stacked is None:
             continue
         X, group, target, _ = stacked
-        prior, free = np.zeros(width), np.zeros(width)
-        prior[:f], free[:f] = start[d], trainable[d]
-        theta = prior.copy()
-        if hidden:
-            free[f:] = np.tile(np.r_[trainable[d], 1.0, 1.0], hidden)
-            units = rng.normal(0.0, 0.1, (hidden, f + 2))
-            units[:, f + 1] = 0.01       # a zero output weight would leave the inputs no slope
-            theta[f:] = units.ravel() * free[f:]
-        result = minimize(_loss, theta, args=(X, group, target, f, hidden, prior, lam, free),
+        # the penalty pulls the linear part towards the start and the units towards zero
+        prior = np.zeros(weights.shape[1])
+        prior[:f] = start[d]
+        free = np.r_[trainable[d], np.tile(np.r_[trainable[d], 1.0, 1.0], hidden)]
+        result = minimize(_loss, weights[d] * free + prior * (1 - free),
+                          args=(X, group, target, f, hidden, prior, lam, free),
                           jac=True, method="L-BFGS-B", options={"maxiter": max_iterations})
         weights[d] = result.x
     return weights
