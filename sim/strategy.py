@@ -15,8 +15,10 @@ ctypes callback of the same C signature (sim/agents.py): slower, the same determ
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
@@ -358,7 +360,9 @@ def load_strategy(text: str):
     path, _, name = text.rpartition(":")
     if not Path(path).is_file():
         raise StrategyError(f"strategy file {path!r} not found (from --strategy {text!r})")
-    module_spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    digest = hashlib.sha1(str(Path(path).resolve()).encode()).hexdigest()[:10]
+    module_name = f"balance_user_{Path(path).stem}_{digest}"
+    module_spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(module_spec)
     try:
         module_spec.loader.exec_module(module)
@@ -369,6 +373,13 @@ def load_strategy(text: str):
         raise StrategyError(f"{path!r} has no function {name!r} (from --strategy {text!r})")
     found = getattr(module, name)
     if isinstance(found, CPUDispatcher):
+        # Registered under a name of its own: Numba's cache reloads a cached function's module
+        # by name, and a module missing from sys.modules made a cached strategy fail on its
+        # second run (ModuleNotFoundError: '<dynamic>'). The prefix and the path's digest keep
+        # a user's random.py from standing in for the standard library's. A Python agent's
+        # module stays unregistered, so worker processes get it by value, not by a name they
+        # cannot import.
+        sys.modules[module_name] = module
         return Strategy(name, fn=found)
     if not callable(found):
         raise StrategyError(f"{name!r} in {path!r} is not a function (from --strategy {text!r})")

@@ -32,10 +32,13 @@ pub[seat_at(opp, S.GONE)], its hand size pub[seat_at(opp, S.HAND)]. Card ids (la
 0..5 yellow 1-6, 6..9 white 7-10, 10 +1, 11 +2, 12 +3, 13 -1, 14 Plague, 15 the leader card
 (OP-9 "deck" only). The engine answers ``random`` and scripted seats itself (sim/core/protocol.py).
 """
+import math
+
 import numpy as np
 from numba import njit
 
 from sim.bits import popcount
+from sim.core import scratch
 from sim.rng import choose_legal, mix64, next_u64
 from sim.strategy import RANDOM_PLAYER, Strategy
 from sim.strategy import script as sim_script
@@ -43,7 +46,7 @@ from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, MAX_REGIONS, D, H
                               N_STRATEGY_PARAMS, P, PASS, POWER, RG, S, SCORING_EVERY, region_at,
                               seat_at)
 
-GREEDY, COUNTER, RESERVE, SETTLE, PLANNER, HOLDER = 1, 2, 3, 4, 5, 6
+GREEDY, COUNTER, RESERVE, SETTLE, PLANNER, HOLDER, BANKER = 1, 2, 3, 4, 5, 6, 7
 STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # Built-ins allocate nothing, so they run without reference counting like the kernel.
@@ -544,6 +547,307 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
     return pick
 
 
+# --- banker: a round's five cards planned together against a spread of opposing cards --------
+# Written by a helper (2026-12-06) from the rules brief and the observation's layout only, to
+# the idea the held-out `accountant` was written on (each region's chance of being held at the
+# coming scoring, against a distribution of the opponent's card), without reading the other
+# built-ins or the held-out players, so that the field's oracle searches a family that grew
+# out of none of the others (docs/training.md, "Sunzi's ninth field"). Its knobs
+# (params, absolute values): 0 the slope of tanh(slope x margin), 1 doubt per round left before
+# the scoring, 2 the weight of later scorings, 3 the price of a one-use card (less as the rounds
+# run out), 4 that price's factor in a scoring round, 5 the yellow 1's draw, 6 the share of the
+# opponent's one-use cards in hand expected on the table, 7 the price of an army placed or lost
+# to +2/+3, 8 the extra price of one placed beyond supply (SZ-12), 9 the value of an army
+# removed, 10 how far the opponent's high yellows lean to the regions that matter to it, 11 a
+# new 6 marker's bonus (SZ-15).
+BANKER_PARAMS = (0.45, 0.85, 0.35, 6.3, 0.5, 0.7, 0.6, 0.10, 0.98, 0.116, 0.3, 0.6)
+ONE_USE_WEIGHT = (0.75, 1.0, 1.2, 1.4, 0.8, 0.9, 1.0, 0.6, 1.0)   # ids 6..14: 7-10, +1..+3, -1, P
+KEEP_ORDER = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 5.0, 7.0, 9.0, 4.0, 5.5, 6.5, 2.5, 6.0, 1.0)
+SPAN = 12                     # margins m0 - SPAN .. m0 + SPAN are tabulated per region
+# A region's row of bank_plan's table: the 16 cards' worth, the tabulated margins' values, the
+# region's weight to the opponent, the opposing yellows' exp(lean) terms, and each scoring's
+# slope and tile weight (computed once a round: the plan's cost is its transcendental calls).
+MARGINS = 16
+REGION_WEIGHT = MARGINS + 2 * SPAN + 1
+YELLOWS = REGION_WEIGHT + 1
+SLOPES = YELLOWS + 6
+TILE_WEIGHTS = SLOPES + 3
+ROW = TILE_WEIGHTS + 3
+TABLE = MAX_REGIONS * ROW
+UNKNOWN = -1e300              # a margin's value not computed yet this round
+
+
+@jit
+def margin_now(pub, seat, r):
+    return total(pub, r, seat) - total(pub, r, 1 - seat)
+
+
+@jit
+def scoring_value(pub, r, m, k, rnd, knobs, derivative):
+    """What region r is worth at margin m (or, with ``derivative``, one army more of it): the
+    coming scoring k's tile, the later ones weighted, each times tanh(slope x margin), the slope
+    flatter the more rounds are left before that scoring."""
+    v = 0.0
+    for j in range(k, 3):
+        doubt = max(1.0 + knobs[1] * (3 * (j + 1) - rnd), 0.05)
+        s = knobs[0] / math.sqrt(doubt)
+        w = (1.0 if j == k else knobs[2]) * pub[region_at(r, RG.TILE) + j]
+        t = math.tanh(s * m)
+        v += w * (s * (1.0 - t * t) if derivative else t)
+    return v
+
+
+@jit
+def duel_margin(c, o):
+    """The margin of card c against card o (neither Plague; SZ-9, SZ-11)."""
+    if c <= CARD.W10:
+        if o <= CARD.W10:
+            return c - o
+        return -(o - CARD.W10) if o <= CARD.PLUS3 else 1
+    if c <= CARD.PLUS3:
+        a = c - CARD.W10
+        return a - (o - CARD.W10) if CARD.PLUS1 <= o <= CARD.PLUS3 else a
+    if o <= CARD.W10:
+        return -1
+    return -(o - CARD.W10) if o <= CARD.PLUS3 else 0
+
+
+@jit
+def battle(c, o, m0, mine_there, theirs_there, supply, knobs, my_six, their_six):
+    """The margin on a region after card c meets o, and the armies' price in tile points."""
+    m, cost = m0, 0.0
+    if c == CARD.PLAGUE or o == CARD.PLAGUE:
+        swing = (theirs_there + 1) // 2 - (mine_there + 1) // 2
+        m += swing
+        cost -= knobs[9] * swing
+    else:
+        d = duel_margin(c, o)
+        if d > 0:
+            removed = min(d, theirs_there)
+            placed = d - removed
+            cost += placed * knobs[7] - knobs[9] * removed + max(placed - supply, 0) * knobs[8]
+        elif d < 0:
+            cost += knobs[9] * min(-d, mine_there)
+        m += d
+        if CARD.PLUS2 <= c <= CARD.PLUS3:
+            cost += (c - CARD.PLUS1) * knobs[7]
+    if c == CARD.Y6 and my_six:
+        m += 1
+        cost += knobs[7] - knobs[11]
+    if o == CARD.Y6 and their_six:
+        m -= 1
+    return m, cost
+
+
+@inline
+def tabulated_value(table, row, i, m, k):
+    """scoring_value at margin m from the row's slopes and tile weights, computed once per
+    round and margin (most of the plan's time is these tanh calls, and a round needs only the
+    margins its cards can reach)."""
+    v = scratch.get(table, row + MARGINS + i)
+    if v == UNKNOWN:
+        v = 0.0
+        for j in range(k, 3):
+            v += scratch.get(table, row + TILE_WEIGHTS + j) * math.tanh(
+                scratch.get(table, row + SLOPES + j) * m)
+        scratch.put(table, row + MARGINS + i, v)
+    return v
+
+
+@jit
+def bank_plan(seat, pub, mine, knobs):
+    """The round's cards, 4 bits a region: each card's expected worth on each region against
+    the opponent's spread of cards (yellow 1-6 leaning to where the region matters to it, its
+    unseen one-use cards in proportion), then the assignment that maximises the sum (greedy,
+    then swaps and exchanges with the hand until nothing improves)."""
+    op = 1 - seat
+    n_regions = pub[P.N_REGIONS]
+    rnd = max(pub[P.ROUND], 1)
+    k = min((rnd - 1) // SCORING_EVERY, 2)
+    scoring = rnd % SCORING_EVERY == 0
+    supply = pub[seat_at(seat, S.SUPPLY)]
+    unseen = (DECK_ADVANCED if pub[P.ADVANCED] == 1 else DECK_BASIC) & ~pub[seat_at(op, S.GONE)]
+    n_unseen = popcount(unseen)
+    in_hand = max(n_unseen - pub[seat_at(op, S.DECK)], 0)
+    expected_out = min(knobs[6] * in_hand * (1.5 if scoring else 1.0), float(in_hand))
+    hand = mine[H.HAND]
+    table = scratch.floats(TABLE)
+    weight_sum = 0.0
+    for r in range(n_regions):
+        weight = scoring_value(pub, r, margin_now(pub, seat, r), k, rnd, knobs, True) + 0.01
+        scratch.put(table, r * ROW + REGION_WEIGHT, weight)
+        weight_sum += weight
+    for r in range(n_regions):
+        row = r * ROW
+        m0 = margin_now(pub, seat, r)
+        weight = scratch.get(table, row + REGION_WEIGHT)
+        below = 0
+        for r2 in range(n_regions):
+            if r2 != r:
+                w2 = scratch.get(table, r2 * ROW + REGION_WEIGHT)
+                if w2 < weight or (w2 == weight and r2 < r):
+                    below += 1
+        lean = knobs[10] * (2.0 * below / (n_regions - 1.0) - 1.0) if n_regions > 1 else 0.0
+        q = min(expected_out * weight / weight_sum, 0.9) if n_unseen > 0 and in_hand > 0 else 0.0
+        yellow_sum = 0.0
+        for v in range(6):
+            e = math.exp(lean * (v - 2.5))
+            scratch.put(table, row + YELLOWS + v, e)
+            yellow_sum += e
+        mine_there = pub[region_at(r, RG.ARMIES) + seat]
+        theirs_there = pub[region_at(r, RG.ARMIES) + op]
+        my_six = pub[region_at(r, RG.SIX_USED) + seat] == 0
+        their_six = pub[region_at(r, RG.SIX_USED) + op] == 0
+        for j in range(k, 3):   # scoring_value's terms, computed once for the whole row
+            scratch.put(table, row + SLOPES + j,
+                        knobs[0] / math.sqrt(max(1.0 + knobs[1] * (3 * (j + 1) - rnd), 0.05)))
+            scratch.put(table, row + TILE_WEIGHTS + j,
+                        (1.0 if j == k else knobs[2]) * pub[region_at(r, RG.TILE) + j])
+        for i in range(2 * SPAN + 1):   # filled when first needed (tabulated_value)
+            scratch.put(table, row + MARGINS + i, UNKNOWN)
+        for c in range(15):
+            if not (hand >> c) & 1:
+                scratch.put(table, row + c, -1e9)
+                continue
+            worth = 0.0
+            for o in range(15):
+                if o < 6:
+                    p = (1.0 - q) * scratch.get(table, row + YELLOWS + o) / yellow_sum
+                elif q > 0.0 and (unseen >> o) & 1:
+                    p = q / n_unseen
+                else:
+                    continue
+                m, cost = battle(c, o, m0, mine_there, theirs_there, supply, knobs, my_six,
+                                 their_six)
+                i = m - m0 + SPAN
+                value = (tabulated_value(table, row, i, m, k) if 0 <= i <= 2 * SPAN
+                         else scoring_value(pub, r, m, k, rnd, knobs, False))
+                worth += p * (value - cost)
+            if c >= CARD.W7:
+                worth -= (knobs[3] * ONE_USE_WEIGHT[c - CARD.W7] * (9 - rnd) / 8.0
+                          * (knobs[4] if scoring else 1.0))
+            elif c == CARD.Y1 and rnd < 9 and pub[seat_at(seat, S.DECK)] > 0:
+                worth += knobs[5]
+            scratch.put(table, row + c, worth)
+    plan, used, done = 0, 0, 0
+    for _ in range(n_regions):
+        best, best_r, best_c = -1e18, -1, -1
+        for r in range(n_regions):
+            if not (done >> r) & 1:
+                for c in range(15):
+                    if ((hand >> c) & 1 and not (used >> c) & 1
+                            and scratch.get(table, r * ROW + c) > best):
+                        best, best_r, best_c = scratch.get(table, r * ROW + c), r, c
+        if best_r < 0:
+            break
+        done |= 1 << best_r
+        used |= 1 << best_c
+        plan |= best_c << (4 * best_r)
+    for _ in range(12):
+        improved = False
+        for r1 in range(n_regions):
+            c1 = (plan >> (4 * r1)) & 15
+            for r2 in range(r1 + 1, n_regions):
+                c2 = (plan >> (4 * r2)) & 15
+                if (scratch.get(table, r1 * ROW + c2) + scratch.get(table, r2 * ROW + c1)
+                        > scratch.get(table, r1 * ROW + c1) + scratch.get(table, r2 * ROW + c2)
+                        + 1e-9):
+                    plan &= ~((15 << (4 * r1)) | (15 << (4 * r2)))
+                    plan |= (c2 << (4 * r1)) | (c1 << (4 * r2))
+                    c1 = c2
+                    improved = True
+            for c in range(15):
+                if ((hand >> c) & 1 and not (used >> c) & 1
+                        and scratch.get(table, r1 * ROW + c) > scratch.get(table, r1 * ROW + c1)
+                        + 1e-9):
+                    used = (used & ~(1 << c1)) | (1 << c)
+                    plan = (plan & ~(15 << (4 * r1))) | (c << (4 * r1))
+                    c1 = c
+                    improved = True
+        if not improved:
+            break
+    return plan
+
+
+@jit
+def margin_gain(pub, seat, r, knobs, sign):
+    """What one army more (sign +1) or less (-1) on region r is worth now."""
+    rnd = max(pub[P.ROUND], 1)
+    k = min((rnd - 1) // SCORING_EVERY, 2)
+    m = margin_now(pub, seat, r)
+    return (scoring_value(pub, r, m + sign, k, rnd, knobs, False)
+            - scoring_value(pub, r, m, k, rnd, knobs, False))
+
+
+@jit
+def banker(decision, seat, pub, mine, legal, knobs):
+    if decision == D.PLACE:
+        r = pub[P.REGION]
+        memory = H.MEMORY
+        if mine[memory + 1] != pub[P.ROUND] or r < 0:
+            mine[memory] = bank_plan(seat, pub, mine, knobs)
+            mine[memory + 1] = pub[P.ROUND]
+        if r >= 0:
+            c = (mine[memory] >> (4 * r)) & 15
+            if c < N_ACTIONS and legal[c]:
+                return c
+            mine[memory] = bank_plan(seat, pub, mine, knobs)   # the plan broke: replan
+            c = (mine[memory] >> (4 * r)) & 15
+            if c < N_ACTIONS and legal[c]:
+                return c
+        for c in range(6):
+            if legal[c]:
+                return c
+        return first_legal(legal)
+    if decision == D.SPLIT:   # remove as many of the loser's armies as allowed: it saves supply
+        for a in range(N_ACTIONS - 1, -1, -1):
+            if legal[a]:
+                return a
+    if decision == D.SOURCE or decision == D.TARGET:
+        # SZ-12: take an army from where it costs least; a leader power: act where it helps most
+        # (Sun Wu's move takes from where it costs least, Chu's removal hurts the opponent most)
+        source = decision == D.SOURCE or (seat == 0 and pub[P.AUX] == 3)
+        best, pick = -1e18, -1
+        for r in range(pub[P.N_REGIONS]):
+            if legal[r]:
+                if source:
+                    v = margin_gain(pub, seat, r, knobs, -1)
+                elif seat == 1 and pub[P.AUX] == 3:
+                    v = -margin_gain(pub, 1 - seat, r, knobs, -1)
+                else:
+                    v = margin_gain(pub, seat, r, knobs, 1)
+                if v > best:
+                    best, pick = v, r
+        if pick >= 0:
+            return pick
+        return PASS if legal[PASS] else first_legal(legal)
+    if decision == D.ORDER:   # the regions of the highest coming tile first, while supplies last
+        k = min(max(pub[P.ROUND] - 1, 0) // SCORING_EVERY, 2)
+        best, pick = -1e18, -1
+        for r in range(pub[P.N_REGIONS]):
+            if legal[r] and pub[region_at(r, RG.TILE) + k] - 0.01 * r > best:
+                best, pick = pub[region_at(r, RG.TILE) + k] - 0.01 * r, r
+        return pick if pick >= 0 else first_legal(legal)
+    if decision == D.KEEP:
+        best, pick = -1.0, -1
+        for c in range(16):
+            if legal[c] and KEEP_ORDER[c] > best:
+                best, pick = KEEP_ORDER[c], c
+        return pick if pick >= 0 else first_legal(legal)
+    if decision == D.SIX or decision == D.POWER:
+        return 1 if legal[1] else first_legal(legal)
+    if decision == D.BUY:   # SZ-2: a weak one-use card for an army, only late, with cards to spare
+        rnd = pub[P.ROUND]
+        if rnd >= 8 and popcount(mine[H.HAND] & ~63) > 5 * (10 - rnd) // 2:
+            for c in (13, 10, 6, 7, 11, 8, 14, 12, 9):
+                if legal[c]:
+                    return c
+        return PASS if legal[PASS] else first_legal(legal)
+    if decision == D.LEADER:
+        return seat if legal[seat] else first_legal(legal)
+    return first_legal(legal)
+
+
 @inline
 def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     """The built-ins by kind (the engine answers random and scripted seats itself)."""
@@ -566,6 +870,8 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
                          True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
                          params[6], params[7], params[8], True,
                          (params[9], params[10], params[11], params[12], params[13], params[14]))
+    if kind == BANKER:
+        return banker(decision, seat, obs.pub, obs.mine, legal, params)
     return -1
 
 
@@ -811,6 +1117,10 @@ STYLE_KNOBS = {"settle": {2: (0.0, 1.0), 3: (0.0, 3.0), 4: (0.0, 8.0), 5: (1.0, 
 # price out, so that the shipped field's recipe still builds the seventh field.
 STYLE_KNOBS["striker"] = {**STYLE_KNOBS["holder"], 7: (0.2, 6.0), 11: (0.0, 3.0),
                           13: (0.0, 5.0), 14: (0.0, 8.0)}
+# banker's twelve knobs, each over the range its author searched around its defaults.
+STYLE_KNOBS["banker"] = {0: (0.1, 1.25), 1: (0.0, 3.0), 2: (0.0, 1.0), 3: (0.0, 12.0),
+                         4: (0.0, 1.0), 5: (0.0, 2.2), 6: (0.0, 0.95), 7: (0.0, 0.5),
+                         8: (0.0, 3.0), 9: (0.0, 0.6), 10: (-0.7, 1.8), 11: (0.0, 2.1)}
 # Hidden units (analysis.training.train's ``hidden``) go where the game is decided: placement.
 # The other nine types are rare or follow from it, and a unit there would add 21 dimensions
 # that CMA-ES searches for nothing.
@@ -841,6 +1151,10 @@ BUILTINS = {
     "striker": Strategy("striker", builtin=HOLDER, params=STRIKER_PARAMS,
                         doc="holder, but keeps its one-use cards for the scoring rounds and "
                             "spends the quiet ones on markers and on the yellow 1's draw"),
+    "banker": Strategy("banker", builtin=BANKER, params=BANKER_PARAMS,
+                       doc="plans the round's five cards together against a spread of opposing "
+                           "cards, for the chance to hold each region at the coming scoring; "
+                           "banks its one-use cards at a price"),
 }
 
 

@@ -188,3 +188,24 @@ def test_train_refuses_an_unknown_held_out_strategy_listing_the_built_ins(tmp_pa
     with pytest.raises(RunError, match="held-out strategy 'nosuch'"):
         train("parthian", None, hold_out="nosuch", generations=1, run_dir=tmp_path / "run")
     assert not (tmp_path / "run" / MANIFEST).exists()
+
+
+def test_a_user_strategy_module_can_be_imported_back_by_name_and_shadows_nothing(tmp_path):
+    """Numba's cache reloads a cached function's module by its name: a FILE.py:FUNCTION module
+    missing from sys.modules made a cached strategy fail on its second run (ModuleNotFoundError:
+    '<dynamic>'). The module is registered under a name of its own, so a user's random.py does
+    not stand in for the standard library's."""
+    import importlib
+    import random
+    import sys
+
+    module = tmp_path / "random.py"
+    module.write_text("from numba import njit\n\n\n@njit(cache=True)\n"
+                      "def first(decision, seat, obs, legal, params, rng):\n"
+                      "    for a in range(legal.shape[0]):\n"
+                      "        if legal[a]:\n"
+                      "            return a\n    return -1\n")
+    strategy = load_strategy(f"{module}:first")
+    name = strategy.fn.py_func.__module__
+    assert name != "random" and importlib.import_module(name).first is strategy.fn
+    assert sys.modules["random"] is random

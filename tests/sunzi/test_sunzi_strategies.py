@@ -16,7 +16,7 @@ WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 def test_builtins_are_registered():
     assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle", "planner",
-                             "holder", "striker"}
+                             "holder", "striker", "banker"}
 
 
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
@@ -29,7 +29,8 @@ def test_heuristics_beat_random_and_counter_beats_greedy(mode):
     about 92% from seat 0, so its bar is 0.85."""
     pairs = (("greedy", "random", 0.9), ("counter", "random", 0.9), ("counter", "greedy", 0.5),
              ("reserve", "random", 0.9), ("settle", "random", 0.9), ("planner", "random", 0.9),
-             ("holder", "random", 0.85), ("striker", "random", 0.9))
+             ("holder", "random", 0.85), ("striker", "random", 0.9), ("banker", "random", 0.9),
+             ("banker", "counter", 0.5))
     basic_only = (("settle", "counter", 0.5), ("planner", "settle", 0.5),
                   ("holder", "settle", 0.5), ("striker", "holder", 0.5))
     for strong, weak, share in pairs + (basic_only if mode == "basic" else ()):
@@ -103,9 +104,10 @@ def test_planner_moves_cards_to_where_they_hold_a_region_and_its_knob_off_plays_
     assert ours.equals(theirs)
 
 
-def holder_placements(params, n_games=30):
-    """(game, round, card) of every card holder places from seat 0 against counter."""
-    holder = BUILTINS["holder"].with_params(*params)
+def holder_placements(params, n_games=30, name="holder"):
+    """(game, round, card) of every card a built-in (holder) places from seat 0 against
+    counter."""
+    holder = BUILTINS[name].with_params(*params)
     placed = []
     for i in range(n_games):
         _, events, _ = play_one("sunzi", None, [holder, "counter"], 4, i)
@@ -220,8 +222,32 @@ def test_holder_keeps_its_one_use_cards_for_the_scoring_rounds_at_a_quiet_price(
     assert striker and quiet / len(striker) < sum(r % 3 != 0 for r in usual) / len(usual)
 
 
+def test_banker_banks_its_one_use_cards_at_a_price_and_draws_with_the_yellow_1():
+    """SZ-13 (a one-use card is gone once played), SZ-14 (the yellow 1 draws an extra card):
+    banker's price on a one-use card (knob 3) falls to nothing in round 9. Priced out of reach,
+    no one-use card (7-10, +1..+3, -1, Plague) is placed before round 9, and some are placed
+    then; at its defaults it spends some earlier. With the draw worth more than any region
+    (knob 5), the yellow 1 is placed in the first round of every game, where the deck still
+    has cards to draw; with the draw a cost beyond any region, in the first round of none."""
+    base = BUILTINS["banker"].params
+
+    def one_use_rounds(placed):
+        return [r for _, r, c in placed if c >= L.CARD.W7]
+
+    priced = one_use_rounds(holder_placements(base[:3] + (1e6,) + base[4:], name="banker"))
+    assert priced and all(r == 9 for r in priced)
+    assert any(r < 9 for r in one_use_rounds(holder_placements(base, name="banker")))
+    def ones(placed):
+        return {(g, r) for g, r, c in placed if c == L.CARD.Y1 and r < 9}
+
+    drawn = ones(holder_placements(base[:5] + (1e6,) + base[6:], name="banker"))
+    assert {(g, 1) for g in range(30)} <= drawn
+    shunned = ones(holder_placements(base[:5] + (-1e6,) + base[6:], name="banker"))
+    assert not any(r == 1 for _, r in shunned)
+
+
 @pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "planner",
-                                      "holder", "striker", "random"])
+                                      "holder", "striker", "banker", "random"])
 def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
     """Two games that differ only in White's deck (so in White's hidden hand): Black's first
     round of decisions is the same (placements, and its own random stream)."""
