@@ -206,20 +206,45 @@ def over_all_games(measured: dict) -> dict:
             "field": float(measured["field"]) * decided / games if decided else 0.0}
 
 
+# How the iterations take the oracle's starts: "rotate" in turn; "leading" the start whose
+# last search won most, less a little for every iteration since (STALE_PER_ITERATION), every
+# start once first. A start whose responses no longer beat the mixture then rests while the
+# families that still win are searched again, and a rested start comes back once the mixture
+# has moved (docs/training.md, "Sunzi's tenth field").
+SCHEDULES = ("rotate", "leading")
+STALE_PER_ITERATION = 0.01
+
+
+def scheduled_start(usable: list[str], k: int, history: list[dict], schedule: str) -> str:
+    """Iteration k's start under ``schedule`` (SCHEDULES), from the earlier iterations' rows."""
+    if schedule == "rotate":
+        return usable[k % len(usable)]
+    last = {}
+    for row in history:
+        last[row["oracle_start"]] = (row["iteration"], row["best_response_share"])
+    untried = [s for s in usable if s not in last]
+    if untried:
+        return untried[0]
+    return max(usable, key=lambda s: last[s][1] + STALE_PER_ITERATION * (k - last[s][0]))
+
+
 def best_response(spec, rules, members, mix, starts, every_start: bool, k: int, generations: int,
                   games: int, seed: int, jobs: int, check_games: int, undecided: str = "apart",
-                  hidden: int = 0):
-    """Iteration k's oracle call against the mixture: the search from one start in turn (the
-    field start only where the mixture holds a trained policy to start from), or from every
-    start (``every_start``: the final measure), keeping the response that wins most (of the
-    decided games, or of all games with ``undecided="loss"``: UNDECIDED says why). ``hidden``:
-    the searched policies' hidden units per decision type (analysis.training.train)."""
+                  hidden: int = 0, schedule: str = "rotate", history=()):
+    """Iteration k's oracle call against the mixture: the search from one start chosen by
+    ``schedule`` from the earlier iterations' ``history`` (the field start only where the
+    mixture holds a trained policy to start from), or from every start (``every_start``: the
+    final measure), keeping the response that wins most (of the decided games, or of all games
+    with ``undecided="loss"``: UNDECIDED says why). ``hidden``: the searched policies' hidden
+    units per decision type (analysis.training.train)."""
     if undecided not in UNDECIDED:
         raise RunError(f"undecided={undecided!r}: choose from {', '.join(UNDECIDED)}")
+    if schedule not in SCHEDULES:
+        raise RunError(f"oracle schedule {schedule!r}: choose from {', '.join(SCHEDULES)}")
     field_seat = mixture_player(spec, members, mix)
     usable = [s for s in expand_starts(spec, starts) if s != "field" or any(
         m.builtin == TRAINED and p > 0 for m, p in zip(members, mix))] or ["heuristic"]
-    chosen = usable if every_start else [usable[k % len(usable)]]
+    chosen = usable if every_start else [scheduled_start(usable, k, list(history), schedule)]
     best = None
     for i, start in enumerate(chosen):
         probe = exploit(spec.name, rules, field=field_seat, generations=generations,
@@ -309,7 +334,8 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                 seed: int = 0, jobs: int = 1, progress: bool | None = None, start=None,
                 run_dir=None, oracle_starts=ORACLE_STARTS, undecided: str = "apart",
                 response_budget: tuple[int, int] | None = None,
-                oracle_hidden: int = 0, final_generalist: float | None = None) -> FieldBuild:
+                oracle_hidden: int = 0, final_generalist: float | None = None,
+                oracle_schedule: str = "rotate") -> FieldBuild:
     """PSRO (the module says how): ``iterations`` best responses, then one more best-response
     search against the final mixture at ``oracle_generations`` x ``oracle_games`` (no less than
     ``balance exploit``'s defaults for a shipped field), re-measured over ``check_games`` fresh
@@ -335,6 +361,9 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
     policy.py), so that the best responses, the members they add and the exploitability search
     reach lines a linear scorer cannot play.
 
+    ``oracle_schedule``: how the iterations take the starts (SCHEDULES): in turn, or the one
+    leading so far; the final measure searches from every start either way.
+
     ``final_generalist`` (two players): the shipped mixture is not the last Nash mixture but
     :func:`generalist_mixture` of the final table with that tolerance; the iterations are
     PSRO's as ever, and the exploitability is measured against the mixture shipped."""
@@ -348,6 +377,8 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
         raise RunError(f"response budget {response_budget!r}: give two positive whole numbers, "
                        "generations and games (--response-budget 30 200)")
     check_oracle_hidden(oracle_hidden)
+    if oracle_schedule not in SCHEDULES:
+        raise RunError(f"oracle schedule {oracle_schedule!r}: choose from {', '.join(SCHEDULES)}")
     spec = get_game(game)
     rules = as_rules(spec, rules)
     n = rules.n_seats
@@ -374,6 +405,8 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                    **({"undecided": undecided} if undecided != "apart" else {}),
                    **({"response_budget": list(response_budget)} if response_budget else {}),
                    **({"oracle_hidden": int(oracle_hidden)} if oracle_hidden else {}),
+                   **({"oracle_schedule": oracle_schedule} if oracle_schedule != "rotate"
+                      else {}),
                    **run_inputs(rules, resolve_seats(spec, members, len(members)))}
         store = RunDir(run_dir, json_safe(request))
     history, table = [], None
@@ -405,7 +438,7 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                                  len(members))
             probe = best_response(spec, rules, members, mix, oracle_starts, k == iterations,
                                   k, *budget(k), seed, jobs, check_games,
-                                  undecided, oracle_hidden)
+                                  undecided, oracle_hidden, oracle_schedule, history)
             row = {"iteration": k, "members": len(members),
                    "oracle_start": probe.training.provenance["exploit_start"],
                    **measured_row(probe.measured),
@@ -437,6 +470,8 @@ def build_field(game: str, rules=None, iterations: int = 6, oracle_generations: 
                   "oracle_games": oracle_games, "table_games": table_games, "seed": seed,
                   **({"response_budget": list(response_budget)} if response_budget else {}),
                   **({"oracle_hidden": int(oracle_hidden)} if oracle_hidden else {}),
+                  **({"oracle_schedule": oracle_schedule} if oracle_schedule != "rotate"
+                     else {}),
                   **({"final_mixture": f"generalist, tolerance {final_generalist:g}"}
                      if final_generalist is not None else {}),
                   "oracle_starts": list(oracle_starts), "undecided": undecided,
@@ -523,7 +558,8 @@ def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
                        undecided=plan.get("undecided", "apart"),
                        response_budget=plan.get("response_budget"),
                        oracle_hidden=plan.get("oracle_hidden", 0),
-                       final_generalist=plan.get("final_generalist"))
+                       final_generalist=plan.get("final_generalist"),
+                       oracle_schedule=plan.get("oracle_schedule", "rotate"))
 
 
 def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None,

@@ -52,13 +52,27 @@ def has_strong(game, rules=None) -> bool:
 
 def field_exploitability(game, rules=None) -> str:
     """The shipped strong field's measured exploitability as its file records it (``balance
-    field`` writes it: the last best response, re-measured on fresh games), or ""."""
+    field`` writes it: the last best response, re-measured on fresh games), or "". A field
+    plays in every variant of its player count, but its figure was measured in the variant it
+    was built for: where that differs from ``rules`` (an option the file records with another
+    value), the line says so, because the figure does not carry over (Sunzi's basic-mode field
+    loses 73% of advanced-mode games to the built-in banker, docs/training.md)."""
     import json
 
     spec = get_game(game)
-    path = fields.shipped_path(spec, as_rules(spec, rules).n_seats)
-    record = {} if path is None else json.loads(path.read_text()).get("exploitability") or {}
-    return record.get("line", "")
+    rules = as_rules(spec, rules)
+    path = fields.shipped_path(spec, rules.n_seats)
+    body = {} if path is None else json.loads(path.read_text())
+    line = (body.get("exploitability") or {}).get("line", "")
+    here = json.loads(json.dumps(rules.to_dict(), default=list))
+    differ = {k: v for k, v in (body.get("variant") or {}).items() if k in here and here[k] != v}
+    if line and differ:
+        built = ", ".join(f"{k}={v}" for k, v in differ.items())
+        this = ", ".join(f"{k}={here[k]}" for k in differ)
+        head, _, rest = line.partition(": ")
+        return (f"{head}, measured in the variant it was built for ({built}) and not in this one "
+                f"({this}): {rest}")
+    return line
 
 
 def field_exploit_line(game, rules=None) -> str:

@@ -11,7 +11,8 @@ from sim.errors import BalanceError
 
 
 def add_commands(commands, games: list[str], add_game_arguments, all_cores: int) -> None:
-    from analysis.field import ORACLE_GAMES, ORACLE_GENERATIONS, ORACLE_STARTS, UNDECIDED
+    from analysis.field import (ORACLE_GAMES, ORACLE_GENERATIONS, ORACLE_STARTS, SCHEDULES,
+                                UNDECIDED)
 
     from .training import add_dask_argument
 
@@ -52,6 +53,10 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                         "no member beats by more than TOLERANCE (e.g. 0.02, the pair table's "
                         "noise at 2000 games); the exploitability is measured against it "
                         "(default: the recipe, else the Nash mixture)")
+    parser.add_argument("--oracle-schedule", choices=SCHEDULES,
+                        help="how the iterations take the oracle starts: rotate (in turn) or "
+                        "leading (the start whose last search won most, a rested one coming "
+                        "back as the mixture moves); default: the recipe, else rotate")
     parser.add_argument("--table-games", type=int, help="games per pair of members in the "
                         "meta-game's table (default: the recipe, else 2000)")
     parser.add_argument("--oracle-starts", nargs="+", metavar="START",
@@ -133,7 +138,7 @@ def _run_field(args) -> int:
     settings = {name: getattr(args, name) if getattr(args, name) is not None else plan.get(name)
                 for name in ("iterations", "oracle_generations", "oracle_games", "table_games",
                              "seed", "oracle_starts", "undecided", "response_budget",
-                             "oracle_hidden", "final_generalist")}
+                             "oracle_hidden", "final_generalist", "oracle_schedule")}
     settings = {k: v for k, v in settings.items() if v is not None}
     if "oracle_starts" in settings:
         settings["oracle_starts"] = tuple(settings["oracle_starts"])
@@ -145,7 +150,7 @@ def _run_field(args) -> int:
                                member_games=args.members,
                                **{k: v for k, v in settings.items() if k not in (
                                    "iterations", "table_games", "response_budget",
-                                   "final_generalist")})
+                                   "final_generalist", "oracle_schedule")})
         print(json.dumps(result, indent=1))
         if result.get("members"):  # the JSON stays whole on stdout; the table is for reading
             import pandas as pd

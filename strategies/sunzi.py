@@ -43,8 +43,8 @@ from sim.rng import choose_legal, mix64, next_u64
 from sim.strategy import RANDOM_PLAYER, Strategy
 from sim.strategy import script as sim_script
 from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, MAX_REGIONS, D, H, N_ACTIONS,
-                              N_STRATEGY_PARAMS, P, PASS, POWER, RG, S, SCORING_EVERY, region_at,
-                              seat_at)
+                              N_STRATEGY_PARAMS, P, PASS, POWER, RG, S, SCORING_EVERY, battle,
+                              region_at, seat_at)
 
 GREEDY, COUNTER, RESERVE, SETTLE, PLANNER, HOLDER, BANKER = 1, 2, 3, 4, 5, 6, 7
 STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
@@ -598,22 +598,7 @@ def scoring_value(pub, r, m, k, rnd, knobs, derivative):
 
 
 @jit
-def duel_margin(c, o):
-    """The margin of card c against card o (neither Plague; SZ-9, SZ-11)."""
-    if c <= CARD.W10:
-        if o <= CARD.W10:
-            return c - o
-        return -(o - CARD.W10) if o <= CARD.PLUS3 else 1
-    if c <= CARD.PLUS3:
-        a = c - CARD.W10
-        return a - (o - CARD.W10) if CARD.PLUS1 <= o <= CARD.PLUS3 else a
-    if o <= CARD.W10:
-        return -1
-    return -(o - CARD.W10) if o <= CARD.PLUS3 else 0
-
-
-@jit
-def battle(c, o, m0, mine_there, theirs_there, supply, knobs, my_six, their_six):
+def card_meets(c, o, m0, mine_there, theirs_there, supply, knobs, my_six, their_six):
     """The margin on a region after card c meets o, and the armies' price in tile points."""
     m, cost = m0, 0.0
     if c == CARD.PLAGUE or o == CARD.PLAGUE:
@@ -621,7 +606,7 @@ def battle(c, o, m0, mine_there, theirs_there, supply, knobs, my_six, their_six)
         m += swing
         cost -= knobs[9] * swing
     else:
-        d = duel_margin(c, o)
+        d = battle(c, o)[0]
         if d > 0:
             removed = min(d, theirs_there)
             placed = d - removed
@@ -717,8 +702,8 @@ def bank_plan(seat, pub, mine, knobs):
                     p = q / n_unseen
                 else:
                     continue
-                m, cost = battle(c, o, m0, mine_there, theirs_there, supply, knobs, my_six,
-                                 their_six)
+                m, cost = card_meets(c, o, m0, mine_there, theirs_there, supply, knobs,
+                                     my_six, their_six)
                 i = m - m0 + SPAN
                 value = (tabulated_value(table, row, i, m, k) if 0 <= i <= 2 * SPAN
                          else scoring_value(pub, r, m, k, rnd, knobs, False))

@@ -42,7 +42,8 @@ from ..game import RECORD_END, RECORD_LENGTH, RECORD_WINNERS
 from ..rng import shuffle
 from . import layout as L
 from .layout import (CARD, END, EV, H, K, LOG_WIDTH, N_ACTIONS, N_DECISIONS, N_ROUNDS, P, PASS,
-                     POWER, R, RG, ST, S, WHY, WHITE, BLACK, C, D, card_value, region_at, seat_at)
+                     POWER, R, RG, ST, S, WHY, WHITE, BLACK, C, D, battle, card_value, region_at,
+                     seat_at)
 
 LOG_WIDTH = LOG_WIDTH
 jit = njit(cache=True, _nrt=False)
@@ -549,41 +550,6 @@ def choose_order(g, first, count):
         pub[region_at(r, RG.REVEAL)] = i
         packed |= r << (4 * (i - first))
     log_event(g, EV.ORDER, pub[P.ROUND], decider, packed, count)
-
-
-@inline
-def is_special(c):
-    return CARD.PLUS1 <= c <= CARD.MINUS1
-
-
-@inline
-def bonus(c):
-    return -1 if c == CARD.MINUS1 else c - CARD.PLUS1 + 1
-
-
-@inline
-def cost(c):
-    return 1 if c == CARD.PLUS2 else (2 if c == CARD.PLUS3 else 0)
-
-
-@jit
-def battle(a, b):
-    """SZ-9, SZ-11: (margin of card a over card b, armies a loses, armies b loses); no Plague.
-
-    A special card is the opponent's value plus its bonus, so against a number card it wins
-    (or, for -1, loses) by its bonus whatever the number; between two special cards the bonuses
-    are compared with -1 counting as 0 (the table's +1 vs -1 and -1 vs -1 rows). A +2 or +3
-    always costs its player 1 or 2 armies.
-    """
-    if is_special(a) and is_special(b):
-        margin = max(bonus(a), 0) - max(bonus(b), 0)
-    elif is_special(a):
-        margin = bonus(a)
-    elif is_special(b):
-        margin = -bonus(b)
-    else:
-        margin = card_value(a) - card_value(b)
-    return margin, cost(a), cost(b)
 
 
 @inline

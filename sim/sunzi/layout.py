@@ -355,3 +355,40 @@ def region_at(region, field):
 def card_value(card):
     """Face value of a number card (ids 0..9); 0 for the special cards."""
     return card + 1 if card <= CARD.W10 else 0
+
+
+# The battle table lives beside the card ids, not in the kernel, so that a built-in that
+# weighs a duel before playing it reads the same rule the kernel applies (strategies/sunzi.py).
+@njit(cache=True, _nrt=False, inline="always")
+def is_special(c):
+    return CARD.PLUS1 <= c <= CARD.MINUS1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def bonus(c):
+    return -1 if c == CARD.MINUS1 else c - CARD.PLUS1 + 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def cost(c):
+    return 1 if c == CARD.PLUS2 else (2 if c == CARD.PLUS3 else 0)
+
+
+@njit(cache=True, _nrt=False)
+def battle(a, b):
+    """SZ-9, SZ-11: (margin of card a over card b, armies a loses, armies b loses); no Plague.
+
+    A special card is the opponent's value plus its bonus, so against a number card it wins
+    (or, for -1, loses) by its bonus whatever the number; between two special cards the bonuses
+    are compared with -1 counting as 0 (the table's +1 vs -1 and -1 vs -1 rows). A +2 or +3
+    always costs its player 1 or 2 armies.
+    """
+    if is_special(a) and is_special(b):
+        margin = max(bonus(a), 0) - max(bonus(b), 0)
+    elif is_special(a):
+        margin = bonus(a)
+    elif is_special(b):
+        margin = -bonus(b)
+    else:
+        margin = card_value(a) - card_value(b)
+    return margin, cost(a), cost(b)

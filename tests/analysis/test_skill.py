@@ -126,6 +126,26 @@ def test_every_report_gets_the_recorded_exploit_line_or_says_how_to_record_it(tm
     assert "No trained policy" in exploit_line("samurai", {"n_players": 7})[0]
 
 
+def test_a_field_figure_is_named_as_its_own_variants_in_another(tmp_path, monkeypatch):
+    """A field plays in every variant of its player count, but its exploitability was measured
+    in the one it was built for (SZ-1, SZ-2: Sunzi's basic and advanced modes): elsewhere the
+    report says which variant the figure belongs to, instead of passing it off as this one's."""
+    from sim import field as F
+    from sim.games import get_game
+
+    from analysis.skill import field_exploitability
+
+    spec = get_game("sunzi")
+    shipped_in(monkeypatch, "sunzi", tmp_path)
+    F.save(tmp_path / "sunzi.field.json", spec,
+           [{"name": "counter", "probability": 1.0, "strategy": "counter"}], 2,
+           {"mode": "basic", "warlord": False}, {}, {"line": "exploitability: 51.0%"})
+    assert field_exploitability("sunzi", {"mode": "basic"}) == "exploitability: 51.0%"
+    elsewhere = field_exploitability("sunzi", {"mode": "advanced", "warlord": True})
+    assert elsewhere == ("exploitability, measured in the variant it was built for (mode=basic, "
+                         "warlord=False) and not in this one (mode=advanced, warlord=True): 51.0%")
+
+
 def test_a_shipped_strong_field_is_a_rung_with_its_exploitability_beside_it(tmp_path, monkeypatch):
     """Issue 28: where a field ships, the ladder plays it (`strong field`, between the trained
     policy and the search) and the report states its measured exploitability."""

@@ -265,6 +265,38 @@ def test_the_oracle_takes_its_starts_in_turn_and_the_final_measure_keeps_the_bes
     assert [c[0] for c in calls] == ["heuristic"]
 
 
+def test_the_leading_schedule_searches_again_from_the_start_that_still_wins():
+    """oracle_schedule="leading": every start once, then the start whose last search won most,
+    a rested start gaining STALE_PER_ITERATION an iteration until it is searched again; a bad
+    schedule name is refused."""
+    import analysis.field as field_module
+
+    usable = ["heuristic", "reserve", "banker"]
+    history = []
+
+    def row(k, start, share):
+        history.append({"iteration": k, "oracle_start": start, "best_response_share": share})
+
+    picks = []
+    for k, share in enumerate([0.40, 0.45, 0.62]):   # the first three: each start once
+        picks.append(field_module.scheduled_start(usable, k, history, "leading"))
+        row(k, picks[-1], share)
+    assert picks == usable
+    assert field_module.scheduled_start(usable, 3, history, "leading") == "banker"
+    row(3, "banker", 0.44)    # banker's line is now answered: reserve (0.45, older) leads
+    assert field_module.scheduled_start(usable, 4, history, "leading") == "reserve"
+    row(4, "reserve", 0.30)
+    # at 5: heuristic 0.40 + 5 x 0.01 = 0.45 < banker 0.44 + 2 x 0.01; at 6, after banker's
+    # 0.35, heuristic's 0.46 leads
+    assert field_module.scheduled_start(usable, 5, history, "leading") == "banker"
+    row(5, "banker", 0.35)
+    assert field_module.scheduled_start(usable, 6, history, "leading") == "heuristic"
+    assert [field_module.scheduled_start(usable, k, [], "rotate") for k in range(4)] == \
+        usable + ["heuristic"]
+    with pytest.raises(RunError, match="oracle schedule"):
+        field_module.build_field("kuhn", iterations=0, oracle_schedule="turns")
+
+
 def test_a_game_nobody_wins_can_count_as_lost_by_every_seat():
     """undecided="loss" (analysis.field.UNDECIDED): a best response's measure becomes win
     probabilities over every game, with the decided games' figures kept beside them: 26 wins of
@@ -375,20 +407,39 @@ def test_the_oracle_starts_include_every_style_a_game_declares():
         expand_starts(KUHN, ("heuristic", "reserve"))
 
 
-def fake_oracle(calls, hidden_units=None):
-    """A best_response stand-in that records (iteration, final?, generations, games), and the
-    hidden units each search was asked for in ``hidden_units``."""
+def fake_oracle(calls, hidden_units=None, schedules=None):
+    """A best_response stand-in that records (iteration, final?, generations, games), the
+    hidden units each search was asked for in ``hidden_units``, and the schedule with the
+    number of earlier iterations' rows it was given in ``schedules``."""
     def best_response(spec, rules, members, mix, starts, every_start, k, generations, games,
-                      seed, jobs, check_games, undecided="apart", hidden=0):
+                      seed, jobs, check_games, undecided="apart", hidden=0, schedule="rotate",
+                      history=()):
         calls.append((k, every_start, generations, games))
         if hidden_units is not None:
             hidden_units.append(hidden)
+        if schedules is not None:
+            schedules.append((schedule, len(history)))
         measured = {"share": 0.5, "low": 0.45, "high": 0.55, "field": 0.5, "decided": 100,
                     "games": 100}
         response = KUHN.strategies["honest"].with_params(name="response")
         return SimpleNamespace(measured=measured, training=SimpleNamespace(
             provenance={"exploit_start": "heuristic"}, player=lambda name: response))
     return best_response
+
+
+def test_a_build_hands_its_schedule_and_history_to_every_oracle_and_records_it(monkeypatch):
+    """oracle_schedule reaches each iteration's oracle with the rows before it, and the field's
+    provenance names it (the default, rotate, is left out so older runs still resume)."""
+    import analysis.field as field_module
+
+    calls, schedules = [], []
+    monkeypatch.setattr(field_module, "best_response", fake_oracle(calls, schedules=schedules))
+    build = build_field("kuhn", None, iterations=2, table_games=100, check_games=100, seed=1,
+                        oracle_schedule="leading")
+    assert schedules == [("leading", 0), ("leading", 1), ("leading", 2)]
+    assert build.provenance["oracle_schedule"] == "leading"
+    assert "oracle_schedule" not in build_field("kuhn", None, iterations=0, table_games=100,
+                                                check_games=100, seed=1).provenance
 
 
 def test_the_iterations_can_search_at_a_smaller_budget_than_the_final_measure(monkeypatch):

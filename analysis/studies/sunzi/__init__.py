@@ -38,25 +38,28 @@ TRAINING = {"against": ("counter", "greedy"), "hold_out": None, "generations": 1
 # How the shipped strong field (strategies/policies/sunzi.field.json) is built: PSRO from every
 # built-in heuristic and the trained policy, 64 best responses at the exploit search's default
 # budget (60 x 300), then the exploitability: the same search from every start, seed 11
-# (`balance field --shipped sunzi`, 60 minutes with two jobs on the 2-core machine, beside
-# other jobs, a cold compile included; docs/training.md has every iteration). The oracle starts
-# in turn from counter's weights, the mixture's most probable policy, reserve's weights, and
-# settle's, planner's, holder's and banker's knobs (a tuned built-in is a best response within
-# its family: analysis.training.tune_style). Sunzi's styles beat each other in a ring, and those
-# families are beyond the policy's features, so the oracle searches each of them; banker, a
-# family written apart from the others, beat the seventh field 74.2% (docs/training.md, "Sunzi's
-# ninth field"). The mixture shipped is the generalist one of the final table (analysis.field.
-# generalist_mixture, tolerance 0.02, the pair table's noise at 2,000 games): among the
-# mixtures no member beats by more than 2 points, the one with the highest mean share against
-# the whole population ("Sunzi's eighth field").
+# (`balance field --shipped sunzi`, 34 minutes with two jobs on the idle 2-core machine, a cold
+# compile included; docs/training.md has every iteration). The oracle starts from counter's
+# weights, the mixture's most probable policy, reserve's weights, and settle's, planner's,
+# holder's and banker's knobs (a tuned built-in is a best response within its family:
+# analysis.training.tune_style). Sunzi's styles beat each other in a ring, and those families
+# are beyond the policy's features, so the oracle searches each of them; banker, a family
+# written apart from the others, beat the seventh field 74.2% (docs/training.md, "Sunzi's ninth
+# field"). The iterations take the start whose last search won most (oracle_schedule
+# "leading"): taken in turn, the ninth build spent half its iterations on starts whose
+# responses already lost to the mixture ("Sunzi's tenth field"). The mixture shipped is the
+# generalist one of the final table (analysis.field.generalist_mixture, tolerance 0.02, the
+# pair table's noise at 2,000 games): among the mixtures no member beats by more than 2 points,
+# the one with the highest mean share against the whole population ("Sunzi's eighth field").
 CAVEAT = ("Re-checked on fresh seeds (`balance field sunzi --check`, every start, striker's and "
-          "banker's included), the best response found wins 55.4% (53.9%-57.0%) on seed 5. "
-          "Held-out players written from the rules and tuned against this field (`python -m "
-          "heldout.tune sunzi strong --player NAME`, 60 settings x 600 games) win up to 66.0% "
-          "(64.6%-67.5%) of 4,000 fresh games (accountant; reader 61.8%, solver 48.9%; written by "
-          "helpers who never read the built-ins), and the built-in banker, in its population, "
-          "wins 52.4% (50.9%-54.0%): the field is not yet strong.")
-FIELD = {"iterations": 64, "seed": 11, "final_generalist": 0.02,
+          "banker's included), the best response found wins 61.4% (59.9%-62.9%) on seed 5, 60.6% "
+          "on seed 6 and 61.7% (60.1%-63.2%) on seed 8. Held-out players written from the rules "
+          "and tuned against this field (`python -m heldout.tune sunzi strong --player NAME`, 60 "
+          "settings x 600 games) win up to 66.0% (64.6%-67.5%) of 4,000 fresh games (accountant; "
+          "solver 53.9%, reader 53.4%; written by helpers who never read the built-ins), and the "
+          "built-in banker, in its population, wins 48.7% (47.1%-50.2%): the field is not yet "
+          "strong.")
+FIELD = {"iterations": 64, "seed": 11, "final_generalist": 0.02, "oracle_schedule": "leading",
          # named, so that a built-in added later does not change what the recipe builds
          "start": ("greedy", "counter", "reserve", "settle", "planner", "holder", "striker",
                    "banker", "trained"),
