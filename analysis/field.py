@@ -215,7 +215,7 @@ SCHEDULES = ("rotate", "leading")
 STALE_PER_ITERATION = 0.01
 
 
-def scheduled_start(usable: list[str], k: int, history: list[dict], schedule: str) -> str:
+def scheduled_start(usable: list[str], k: int, history, schedule: str) -> str:
     """Iteration k's start under ``schedule`` (SCHEDULES), from the earlier iterations' rows."""
     if schedule == "rotate":
         return usable[k % len(usable)]
@@ -244,7 +244,7 @@ def best_response(spec, rules, members, mix, starts, every_start: bool, k: int, 
     field_seat = mixture_player(spec, members, mix)
     usable = [s for s in expand_starts(spec, starts) if s != "field" or any(
         m.builtin == TRAINED and p > 0 for m, p in zip(members, mix))] or ["heuristic"]
-    chosen = usable if every_start else [scheduled_start(usable, k, list(history), schedule)]
+    chosen = usable if every_start else [scheduled_start(usable, k, history, schedule)]
     best = None
     for i, start in enumerate(chosen):
         probe = exploit(spec.name, rules, field=field_seat, generations=generations,

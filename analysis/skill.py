@@ -55,16 +55,18 @@ def field_exploitability(game, rules=None) -> str:
     field`` writes it: the last best response, re-measured on fresh games), or "". A field
     plays in every variant of its player count, but its figure was measured in the variant it
     was built for: where that differs from ``rules`` (an option the file records with another
-    value), the line says so, because the figure does not carry over (Sunzi's basic-mode field
-    loses 73% of advanced-mode games to the built-in banker, docs/training.md)."""
+    value), the line says so, because the figure does not carry over (docs/training.md,
+    "Sunzi's tenth field", measures a field in a mode it was not built for)."""
     import json
+
+    from .field import json_safe
 
     spec = get_game(game)
     rules = as_rules(spec, rules)
     path = fields.shipped_path(spec, rules.n_seats)
     body = {} if path is None else json.loads(path.read_text())
     line = (body.get("exploitability") or {}).get("line", "")
-    here = json.loads(json.dumps(rules.to_dict(), default=list))
+    here = json_safe(rules.to_dict())
     differ = {k: v for k, v in (body.get("variant") or {}).items() if k in here and here[k] != v}
     if line and differ:
         built = ", ".join(f"{k}={v}" for k, v in differ.items())
