@@ -39,14 +39,15 @@ from numba import njit
 
 from sim.bits import popcount
 from sim.core import scratch
-from sim.rng import choose_legal, mix64, next_u64
+from sim.rng import choose_legal, mix64, next_u64, rand_below
 from sim.strategy import RANDOM_PLAYER, Strategy
 from sim.strategy import script as sim_script
 from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, MAX_REGIONS, D, H, N_ACTIONS,
                               N_STRATEGY_PARAMS, P, PASS, POWER, RG, S, SCORING_EVERY, battle,
                               region_at, seat_at)
+from sim.sunzi.layout import YELLOWS as YELLOW_CARDS
 
-GREEDY, COUNTER, RESERVE, SETTLE, PLANNER, HOLDER, BANKER = 1, 2, 3, 4, 5, 6, 7
+GREEDY, COUNTER, RESERVE, SETTLE, PLANNER, HOLDER, BANKER, MIRROR = 1, 2, 3, 4, 5, 6, 7, 8
 STRONG = sum(1 << c for c in range(CARD.W7, CARD.PLUS3 + 1))   # 7-10, +1..+3: beat any yellow
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 # Built-ins allocate nothing, so they run without reference counting like the kernel.
@@ -640,11 +641,20 @@ def tabulated_value(table, row, i, m, k):
 
 
 @jit
-def bank_plan(seat, pub, mine, knobs):
+def bank_plan(seat, pub, hand, knobs, foreseen, trust):
     """The round's cards, 4 bits a region: each card's expected worth on each region against
-    the opponent's spread of cards (yellow 1-6 leaning to where the region matters to it, its
-    unseen one-use cards in proportion), then the assignment that maximises the sum (greedy,
-    then swaps and exchanges with the hand until nothing improves)."""
+    the opponent's spread of cards (bank_table), then the assignment that maximises the sum."""
+    table = scratch.floats(TABLE)
+    bank_table(seat, pub, hand, knobs, foreseen, trust, table)
+    return assign(table, hand, pub[P.N_REGIONS])
+
+
+@jit
+def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
+    """Each card in ``hand``'s expected worth on each region against the opponent's spread of
+    cards: yellow 1-6 leaning to where the region matters to it, its unseen one-use cards in
+    proportion. With ``trust`` > 0 the spread is blended with ``foreseen`` (region x 16
+    probabilities of the opposing card: mirror's model of the opponent)."""
     op = 1 - seat
     n_regions = pub[P.N_REGIONS]
     rnd = max(pub[P.ROUND], 1)
@@ -655,8 +665,6 @@ def bank_plan(seat, pub, mine, knobs):
     n_unseen = popcount(unseen)
     in_hand = max(n_unseen - pub[seat_at(op, S.DECK)], 0)
     expected_out = min(knobs[6] * in_hand * (1.5 if scoring else 1.0), float(in_hand))
-    hand = mine[H.HAND]
-    table = scratch.floats(TABLE)
     weight_sum = 0.0
     for r in range(n_regions):
         weight = scoring_value(pub, r, margin_now(pub, seat, r), k, rnd, knobs, True) + 0.01
@@ -701,6 +709,10 @@ def bank_plan(seat, pub, mine, knobs):
                 elif q > 0.0 and (unseen >> o) & 1:
                     p = q / n_unseen
                 else:
+                    p = 0.0
+                if trust > 0.0:
+                    p = (1.0 - trust) * p + trust * scratch.get(foreseen, r * 16 + o)
+                if p == 0.0:
                     continue
                 m, cost = card_meets(c, o, m0, mine_there, theirs_there, supply, knobs,
                                      my_six, their_six)
@@ -714,6 +726,12 @@ def bank_plan(seat, pub, mine, knobs):
             elif c == CARD.Y1 and rnd < 9 and pub[seat_at(seat, S.DECK)] > 0:
                 worth += knobs[5]
             scratch.put(table, row + c, worth)
+
+
+@jit
+def assign(table, hand, n_regions):
+    """The cards of ``hand`` that maximise the sum of the table's worth, one a region: greedy,
+    then swaps and exchanges with the hand until nothing improves."""
     plan, used, done = 0, 0, 0
     for _ in range(n_regions):
         best, best_r, best_c = -1e18, -1, -1
@@ -754,6 +772,57 @@ def bank_plan(seat, pub, mine, knobs):
     return plan
 
 
+# mirror is banker that also foresees: it deals the opponent's unseen hand at random a few
+# times, plans each deal as banker with banker's defaults would, and blends the cards those
+# plans put on each region into the spread it plans against. A best response needs a model of
+# the opponent; banker's spread is a guess at anyone, mirror's at the players the fields are
+# made of. Its knobs: banker's twelve, then 12 how far it trusts the model, 13 the deals a round.
+MIRROR_PARAMS = BANKER_PARAMS + (0.7, 4.0)
+TRUST, DEALS = 12, 13
+FORESEEN = MAX_REGIONS * 16
+
+
+@jit
+def foresee(seat, pub, knobs, rng, foreseen):
+    """foreseen[r * 16 + o]: the share of dealt hands whose banker plan puts card o on region r."""
+    op = 1 - seat
+    unseen = (DECK_ADVANCED if pub[P.ADVANCED] == 1 else DECK_BASIC) & ~pub[seat_at(op, S.GONE)]
+    n_unseen = popcount(unseen)
+    in_hand = min(max(n_unseen - pub[seat_at(op, S.DECK)], 0), n_unseen)
+    deals = max(int(knobs[DEALS] + 0.5), 1)
+    for i in range(FORESEEN):
+        scratch.put(foreseen, i, 0.0)
+    # a card's worth does not depend on the rest of the hand: one table serves every deal
+    table = scratch.floats(TABLE)
+    bank_table(op, pub, YELLOW_CARDS | unseen, BANKER_PARAMS, table, 0.0, table)   # trust 0: no foreseen
+    for _ in range(deals):
+        hand, left, n_left = YELLOW_CARDS, unseen, n_unseen
+        for _ in range(in_hand):   # the pick-th card still undealt
+            pick = rand_below(rng, 0, n_left)
+            for c in range(15):
+                if (left >> c) & 1:
+                    if pick == 0:
+                        hand |= 1 << c
+                        left &= ~(1 << c)
+                        break
+                    pick -= 1
+            n_left -= 1
+        plan = assign(table, hand, pub[P.N_REGIONS])
+        for r in range(pub[P.N_REGIONS]):
+            i = r * 16 + ((plan >> (4 * r)) & 15)
+            scratch.put(foreseen, i, scratch.get(foreseen, i) + 1.0 / deals)
+
+
+@jit
+def round_plan(seat, pub, hand, knobs, rng, mirror):
+    foreseen = scratch.floats(FORESEEN)
+    trust = 0.0
+    if mirror:
+        foresee(seat, pub, knobs, rng, foreseen)
+        trust = min(max(knobs[TRUST], 0.0), 1.0)
+    return bank_plan(seat, pub, hand, knobs, foreseen, trust)
+
+
 @jit
 def margin_gain(pub, seat, r, knobs, sign):
     """What one army more (sign +1) or less (-1) on region r is worth now."""
@@ -765,18 +834,19 @@ def margin_gain(pub, seat, r, knobs, sign):
 
 
 @jit
-def banker(decision, seat, pub, mine, legal, knobs):
+def banker(decision, seat, pub, mine, legal, knobs, rng, mirror):
     if decision == D.PLACE:
         r = pub[P.REGION]
         memory = H.MEMORY
         if mine[memory + 1] != pub[P.ROUND] or r < 0:
-            mine[memory] = bank_plan(seat, pub, mine, knobs)
+            mine[memory] = round_plan(seat, pub, mine[H.HAND], knobs, rng, mirror)
             mine[memory + 1] = pub[P.ROUND]
         if r >= 0:
             c = (mine[memory] >> (4 * r)) & 15
             if c < N_ACTIONS and legal[c]:
                 return c
-            mine[memory] = bank_plan(seat, pub, mine, knobs)   # the plan broke: replan
+            # the plan broke: replan
+            mine[memory] = round_plan(seat, pub, mine[H.HAND], knobs, rng, mirror)
             c = (mine[memory] >> (4 * r)) & 15
             if c < N_ACTIONS and legal[c]:
                 return c
@@ -855,8 +925,8 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
                          True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
                          params[6], params[7], params[8], True,
                          (params[9], params[10], params[11], params[12], params[13], params[14]))
-    if kind == BANKER:
-        return banker(decision, seat, obs.pub, obs.mine, legal, params)
+    if kind == BANKER or kind == MIRROR:
+        return banker(decision, seat, obs.pub, obs.mine, legal, params, rng, kind == MIRROR)
     return -1
 
 
@@ -1106,6 +1176,7 @@ STYLE_KNOBS["striker"] = {**STYLE_KNOBS["holder"], 7: (0.2, 6.0), 11: (0.0, 3.0)
 STYLE_KNOBS["banker"] = {0: (0.1, 1.25), 1: (0.0, 3.0), 2: (0.0, 1.0), 3: (0.0, 12.0),
                          4: (0.0, 1.0), 5: (0.0, 2.2), 6: (0.0, 0.95), 7: (0.0, 0.5),
                          8: (0.0, 3.0), 9: (0.0, 0.6), 10: (-0.7, 1.8), 11: (0.0, 2.1)}
+STYLE_KNOBS["mirror"] = {**STYLE_KNOBS["banker"], TRUST: (0.0, 1.0)}
 # Hidden units (analysis.training.train's ``hidden``) go where the game is decided: placement.
 # The other nine types are rare or follow from it, and a unit there would add 21 dimensions
 # that CMA-ES searches for nothing.
@@ -1140,6 +1211,9 @@ BUILTINS = {
                        doc="plans the round's five cards together against a spread of opposing "
                            "cards, for the chance to hold each region at the coming scoring; "
                            "banks its one-use cards at a price"),
+    "mirror": Strategy("mirror", builtin=MIRROR, params=MIRROR_PARAMS,
+                       doc="banker, planning against the cards banker would play from a few "
+                           "random deals of the opponent's unseen hand"),
 }
 
 

@@ -18,10 +18,11 @@ SUNZI = get_game("sunzi")
 
 def test_sunzi_declares_settles_knobs_and_the_oracle_starts_there_too():
     assert style_knobs(SUNZI) == S.STYLE_KNOBS and "settle" in S.STYLE_KNOBS
-    assert exploit_starts(SUNZI)[-6:] == ("reserve", "settle", "planner", "holder", "striker",
-                                          "banker")
+    assert exploit_starts(SUNZI)[-7:] == ("reserve", "settle", "planner", "holder", "striker",
+                                          "banker", "mirror")
     assert expand_starts(SUNZI, ORACLE_STARTS) == ["heuristic", "field", "reserve", "settle",
-                                                   "planner", "holder", "striker", "banker"]
+                                                   "planner", "holder", "striker", "banker",
+                                                   "mirror"]
     for style, knobs in S.STYLE_KNOBS.items():   # every search starts inside its box
         for index, (low, high) in knobs.items():
             assert low <= S.BUILTINS[style].params[index] <= high, (style, index)

@@ -16,7 +16,7 @@ WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 def test_builtins_are_registered():
     assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle", "planner",
-                             "holder", "striker", "banker"}
+                             "holder", "striker", "banker", "mirror"}
 
 
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
@@ -30,7 +30,7 @@ def test_heuristics_beat_random_and_counter_beats_greedy(mode):
     pairs = (("greedy", "random", 0.9), ("counter", "random", 0.9), ("counter", "greedy", 0.5),
              ("reserve", "random", 0.9), ("settle", "random", 0.9), ("planner", "random", 0.9),
              ("holder", "random", 0.85), ("striker", "random", 0.9), ("banker", "random", 0.9),
-             ("banker", "counter", 0.5))
+             ("banker", "counter", 0.5), ("mirror", "random", 0.9), ("mirror", "banker", 0.9))
     basic_only = (("settle", "counter", 0.5), ("planner", "settle", 0.5),
                   ("holder", "settle", 0.5), ("striker", "holder", 0.5))
     for strong, weak, share in pairs + (basic_only if mode == "basic" else ()):
@@ -246,8 +246,25 @@ def test_banker_banks_its_one_use_cards_at_a_price_and_draws_with_the_yellow_1()
     assert not any(r == 1 for _, r in shunned)
 
 
+def test_mirror_is_banker_when_it_trusts_its_model_not_at_all():
+    """mirror's only departure from banker is the spread it plans against (knob 12 blends in
+    the cards banker would play from random deals of the opponent's unseen hand, SZ-6/SZ-13):
+    at trust 0 it plays banker's games exactly, though it still deals (its own random stream);
+    at its defaults it plays other games. Its win over banker is in
+    test_heuristics_beat_random_and_counter_beats_greedy."""
+    banker, mirror = BUILTINS["banker"], BUILTINS["mirror"]
+    assert mirror.params[:12] == banker.params
+    blind = mirror.with_params(*mirror.params[:12], 0.0, mirror.params[13])
+    for opponent in ("counter", "holder"):
+        games = [simulate("sunzi", None, [me, opponent], 300, seed=4).records
+                 for me in (banker, blind, mirror)]
+        columns = [c for c in games[0].columns if c not in ("strategy_0", "strategy_1")]
+        assert games[0][columns].equals(games[1][columns])
+        assert not games[0][columns].equals(games[2][columns])
+
+
 @pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "planner",
-                                      "holder", "striker", "banker", "random"])
+                                      "holder", "striker", "banker", "mirror", "random"])
 def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
     """Two games that differ only in White's deck (so in White's hidden hand): Black's first
     round of decisions is the same (placements, and its own random stream)."""

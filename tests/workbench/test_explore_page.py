@@ -80,8 +80,10 @@ def test_slider_moves_the_numbers_and_the_interval_narrows(server, browser):
     page.wait_for_function(
         "() => { const c = document.querySelector('tr[data-metric=\"first_seat_advantage\"] td.diff');"
         " return c && c.dataset.mean !== '' && Number(c.dataset.mean) !== 0; }", timeout=60_000)
-    first = float(headline_cell(page).get_attribute("data-half"))
-    games = page.locator("#games").inner_text()
+    # both from one snapshot: read apart, a batch landing between them made this flaky
+    first, games = page.evaluate(
+        "() => [Number(document.querySelector('tr[data-metric=\"first_seat_advantage\"] "
+        "td.diff').dataset.half), document.querySelector('#games').textContent]")
     page.wait_for_function(
         f"() => Number(document.querySelector('tr[data-metric=\"first_seat_advantage\"] "
         f"td.diff').dataset.half) < 0.7 * {first}", timeout=120_000)
