@@ -793,8 +793,9 @@ def foresee(seat, pub, knobs, rng, foreseen):
     for i in range(FORESEEN):
         scratch.put(foreseen, i, 0.0)
     # a card's worth does not depend on the rest of the hand: one table serves every deal
+    # (the model plans at trust 0, so its own ``foreseen`` argument is never read)
     table = scratch.floats(TABLE)
-    bank_table(op, pub, YELLOW_CARDS | unseen, BANKER_PARAMS, table, 0.0, table)   # trust 0: no foreseen
+    bank_table(op, pub, YELLOW_CARDS | unseen, BANKER_PARAMS, table, 0.0, table)
     for _ in range(deals):
         hand, left, n_left = YELLOW_CARDS, unseen, n_unseen
         for _ in range(in_hand):   # the pick-th card still undealt
