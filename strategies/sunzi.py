@@ -37,7 +37,7 @@ import math
 import numpy as np
 from numba import njit
 
-from sim.bits import popcount
+from sim.bits import nth_bit, popcount
 from sim.core import scratch
 from sim.rng import choose_legal, mix64, next_u64, rand_below
 from sim.strategy import RANDOM_PLAYER, Strategy
@@ -797,17 +797,11 @@ def foresee(seat, pub, knobs, rng, foreseen):
     table = scratch.floats(TABLE)
     bank_table(op, pub, YELLOW_CARDS | unseen, BANKER_PARAMS, table, 0.0, table)
     for _ in range(deals):
-        hand, left, n_left = YELLOW_CARDS, unseen, n_unseen
-        for _ in range(in_hand):   # the pick-th card still undealt
-            pick = rand_below(rng, 0, n_left)
-            for c in range(15):
-                if (left >> c) & 1:
-                    if pick == 0:
-                        hand |= 1 << c
-                        left &= ~(1 << c)
-                        break
-                    pick -= 1
-            n_left -= 1
+        hand, left = YELLOW_CARDS, unseen
+        for n_left in range(n_unseen, n_unseen - in_hand, -1):
+            c = nth_bit(left, rand_below(rng, 0, n_left))
+            hand |= 1 << c
+            left &= ~(1 << c)
         plan = assign(table, hand, pub[P.N_REGIONS])
         for r in range(pub[P.N_REGIONS]):
             i = r * 16 + ((plan >> (4 * r)) & 15)
