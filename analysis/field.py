@@ -529,19 +529,37 @@ def tuned_heldout_line(game: str, n_players: int, share: tuple, field: float, wh
             f"{field:.1f}%)")
 
 
-def field_recipe(game: str, n_players: int | None = None) -> dict | None:
+def field_recipe(game: str, n_players: int | None = None, rules=None) -> dict | None:
     """How the game's shipped fields are built: its study's FIELD (players, iterations, the
     oracle's budget, table games, seed, and optionally ``start``, the strategy names the
     population starts from, and ``undecided``, what a game nobody wins counts for:
-    UNDECIDED); ``FIELD["per_players"][n]`` changes some of them for n players."""
+    UNDECIDED); ``FIELD["per_players"][n]`` changes some of them for n players, and
+    ``FIELD["variants"][tag]`` for the variant whose ``options`` ``rules`` plays (recipe_variants:
+    the shipped <game>[-<n>p].<tag>.field.json)."""
     from .studies import study_module
 
     plan = getattr(study_module(game), "FIELD", None)
     if plan is None:
         return None
     plan = dict(plan)
+    variants = plan.pop("variants", {})
     plan.update(plan.pop("per_players", {}).get(n_players, {}))
+    if rules is not None:
+        here = json_safe(rules.to_dict())
+        for change in variants.values():
+            if all(here.get(k) == json_safe(v) for k, v in change["options"].items()):
+                plan.update({k: v for k, v in change.items() if k != "options"})
     return plan
+
+
+def recipe_variants(game: str) -> dict:
+    """tag -> the rule options of each variant the game's recipe ships a field of its own for
+    (FIELD["variants"]): a field built in the default variant loses in another (docs/
+    training.md, "The field in advanced mode")."""
+    from .studies import study_module
+
+    plan = getattr(study_module(game), "FIELD", None) or {}
+    return {tag: dict(change["options"]) for tag, change in plan.get("variants", {}).items()}
 
 
 def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
@@ -576,25 +594,35 @@ def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=Non
             continue
         spec = get_game(game)
         for n in field_recipe(game).get("players", (None,)):
-            rules = as_rules(spec, {"n_players": n} if n is not None and
-                             "n_players" in spec.rules_class.options() else None)
-            plan = field_recipe(game, n)
-            name = f"{game}-{n}p{F.SUFFIX}" if n is not None else f"{game}{F.SUFFIX}"
-            build = build_from_recipe(game, rules, plan, jobs, progress, None if run_dir is None
-                                      else Path(run_dir) / name.removesuffix(F.SUFFIX))
-            if plan.get("caveat"):  # a measure the build cannot repeat (held-out players)
-                build.exploitability.update(caveat=plan["caveat"], line=(
-                    f"{build.exploitability['line']}. {plan['caveat']}"))
-            folder = Path(out) if out is not None else home(spec).policies
-            path = build.save(folder / name)
-            if "exact" in plan:  # a game whose truth is known: its own measure leads the line
-                value, what = plan["exact"](path)
-                build.exploitability.update(exact=value, line=f"{what} {value:.4f}; "
-                                            f"{build.exploitability['line']}")
-                path = build.save(path)
-            written.append(path)
-            build.history.to_csv(history_path(path), index=False)
+            count = {"n_players": n} if n is not None and \
+                "n_players" in spec.rules_class.options() else {}
+            for tag, options in [(None, {})] + list(recipe_variants(game).items()):
+                rules = as_rules(spec, {**count, **options} or None)
+                plan = field_recipe(game, n, rules)
+                name = (f"{game}-{n}p" if n is not None else game) + (f".{tag}" if tag else "")
+                build = build_from_recipe(game, rules, plan, jobs, progress,
+                                          None if run_dir is None else Path(run_dir) / name)
+                written.append(save_from_recipe(build, plan, Path(out) if out is not None
+                                                else home(spec).policies, name + F.SUFFIX))
     return written
+
+
+def save_from_recipe(build: FieldBuild, plan: dict, folder, name: str):
+    """Write a field the recipe ``plan`` built, with the recipe's caveat (a measure the build
+    cannot repeat: held-out players) and its exact measure where the game has one."""
+    from pathlib import Path
+
+    if plan.get("caveat"):
+        build.exploitability.update(caveat=plan["caveat"], line=(
+            f"{build.exploitability['line']}. {plan['caveat']}"))
+    path = build.save(Path(folder) / name)
+    if "exact" in plan:  # a game whose truth is known: its own measure leads the line
+        value, what = plan["exact"](path)
+        build.exploitability.update(exact=value, line=f"{what} {value:.4f}; "
+                                    f"{build.exploitability['line']}")
+        path = build.save(path)
+    build.history.to_csv(history_path(path), index=False)
+    return path
 
 
 def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENERATIONS,

@@ -52,18 +52,19 @@ def has_strong(game, rules=None) -> bool:
 
 def field_exploitability(game, rules=None) -> str:
     """The shipped strong field's measured exploitability as its file records it (``balance
-    field`` writes it: the last best response, re-measured on fresh games), or "". A field
-    plays in every variant of its player count, but its figure was measured in the variant it
-    was built for: where that differs from ``rules`` (an option the file records with another
-    value), the line says so, because the figure does not carry over (docs/training.md,
-    "Sunzi's tenth field", measures a field in a mode it was not built for)."""
+    field`` writes it: the last best response, re-measured on fresh games), or "". ``-s strong``
+    seats the field built for the variant where one is shipped (sim.field.shipped_variants),
+    else the player count's; its figure was measured in the variant it was built for: where
+    that differs from ``rules`` (an option the file records with another value), the line says
+    so, because the figure does not carry over (docs/training.md, "Sunzi's tenth field",
+    measures a field in a mode it was not built for)."""
     import json
 
     from .field import json_safe
 
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    path = fields.shipped_path(spec, rules.n_seats)
+    path = fields.shipped_path(spec, rules.n_seats, rules)
     body = {} if path is None else json.loads(path.read_text())
     line = (body.get("exploitability") or {}).get("line", "")
     here = json_safe(rules.to_dict())
@@ -80,14 +81,16 @@ def field_exploitability(game, rules=None) -> str:
 def field_exploit_line(game, rules=None) -> str:
     """The strong field's exploitability in one line of a report, with how it was measured."""
     spec = get_game(game)
-    path = fields.shipped_path(spec, as_rules(spec, rules).n_seats)
+    rules = as_rules(spec, rules)
+    path = fields.shipped_path(spec, rules.n_seats, rules)
     if path is None:
         return ""
     measured = field_exploitability(game, rules)
     if not measured:
         return f"The strong field `{path.name}` carries no exploitability record."
+    options = "".join(f" -o {k}={v}" for k, v in fields.variant_of(spec, path).items())
     return (f"Strong field `{path.name}`, {measured}, on fresh games (`balance field "
-            f"{spec.name} --check` re-measures it).")
+            f"{spec.name}{options} --check` re-measures it).")
 
 
 def skill_changes(table: pd.DataFrame, metrics: Sequence[str],

@@ -116,6 +116,7 @@ def _run_field(args) -> int:
     from analysis.field import (build_field, field_recipe, history_path, measure_field,
                                 regenerate_shipped)
     from sim.games import game_names
+    from sim.strategy import lookup
 
     from .requests import game_request
 
@@ -134,7 +135,7 @@ def _run_field(args) -> int:
         raise BalanceError("name one game (or use --shipped for several)")
     args.game = args.game[0]
     spec, rules, _ = game_request(args)
-    plan = field_recipe(spec.name, rules.n_seats) or {}
+    plan = field_recipe(spec.name, rules.n_seats, rules) or {}
     settings = {name: getattr(args, name) if getattr(args, name) is not None else plan.get(name)
                 for name in ("iterations", "oracle_generations", "oracle_games", "table_games",
                              "seed", "oracle_starts", "undecided", "response_budget",
@@ -162,8 +163,11 @@ def _run_field(args) -> int:
     out = args.out or Path("fields") / f"{spec.name}-{rules.n_seats}p.field.json"
     if out.is_dir():
         raise BalanceError(f"--out {str(out)!r} is a folder; give the field file's path")
+    start = None if plan.get("start") is None else [   # the recipe's, as --shipped builds
+        lookup(spec, name, rules.n_seats, rules) for name in plan["start"]]
     build = build_field(spec.name, rules, jobs=args.jobs, check_games=args.check_games,
-                        progress=not args.no_progress, run_dir=args.run_dir, **settings)
+                        progress=not args.no_progress, run_dir=args.run_dir, start=start,
+                        **settings)
     build.save(out)
     build.history.to_csv(history_path(out), index=False)
     print(build.history.to_string(index=False))

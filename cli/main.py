@@ -349,10 +349,14 @@ def strong_text(spec) -> str:
 
     root = field.trained.SHIPPED.parent.parent
     rows = []
-    for n, path in field.shipped_fields(spec).items():
+    variants = [(n, path, ", ".join(f"{k}={v}" for k, v in field.variant_of(spec, path).items()))
+                for n, _, path in field.shipped_variants(spec)]
+    for n, path, variant in [(n, path, "") for n, path in field.shipped_fields(spec).items()] \
+            + variants:
         measured = json.loads(path.read_text()).get("exploitability", {})
         share = measured.get("best_response_share")
-        rows.append(("other counts: " if n is None else f"{n} players: ")
+        rows.append(("other counts" if n is None else f"{n} players")
+                    + (f" in {variant}" if variant else "") + ": "
                     + str(path.relative_to(root) if path.is_relative_to(root) else path)
                     + ("" if share is None else f" (best response found: {share:.1%}"
                        + (f" against the field seats' {measured['field_share']:.1%}"
@@ -360,7 +364,8 @@ def strong_text(spec) -> str:
                        + (" of all games" if measured.get("undecided") == "loss" else "") + ")"))
     return ("strong       the strong field: a population of policies and an equilibrium mixture "
             "(PSRO, docs/training.md), one member drawn per game and seat: -s strong seats the "
-            f"shipped field, -s strong:FILE one that `balance field {spec.name}` wrote\n"
+            "shipped field (the one built for the variant played, where one is), -s strong:FILE "
+            f"one that `balance field {spec.name}` wrote\n"
             "             shipped: " + ("; ".join(rows) or
                                         f"none yet; build one with `balance field {spec.name}`"))
 

@@ -175,7 +175,7 @@ def check(game_name: str, variants, strategies="random", games: int = 8, points:
     report = Report()
     for options in variants:
         rules = as_rules(spec, dict(options))
-        seats = resolve_seats(spec, strategies, rules.n_seats)
+        seats = resolve_seats(spec, strategies, rules.n_seats, rules)
         for g in range(games):
             check_game(spec, rules, seats, seed, g, rng, report, points, kernel)
     return report

@@ -18,11 +18,14 @@ knobs: analysis.training.tune_style) or a trained policy by its weights (sim/tra
 ``"hidden"`` when it has hidden units).
 ``-s strong`` seats the shipped field for the variant's player count
 (<game>-<n>p.field.json, or <game>.field.json for any count, in the game's policies folder:
-strategies/policies/ for a built-in game, <package>/policies/ for a plugin, sim/games.py);
-``-s strong:FILE`` seats a file.
+strategies/policies/ for a built-in game, <package>/policies/ for a plugin, sim/games.py), or
+the one built for the variant itself where one is shipped (<game>[-<n>p].<tag>.field.json: a
+field built in one mode of a game can lose in another; shipped_path); ``-s strong:FILE`` seats
+a file.
 """
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -37,24 +40,88 @@ FORMAT = "balance-field/1"
 SUFFIX = ".field.json"
 
 
-def shipped_path(spec: GameSpec, n_players: int | None) -> Path | None:
-    """The shipped field for this player count, if any."""
+def shipped_path(spec: GameSpec, n_players: int | None, rules=None) -> Path | None:
+    """The shipped field for this player count, if any; with ``rules``, the field built for
+    that variant where one is shipped (shipped_variants), else the count's own field."""
     folder = home(spec).policies
     candidates = [folder / f"{spec.name}-{n_players}p{SUFFIX}"] if n_players else []
     candidates.append(folder / f"{spec.name}{SUFFIX}")
-    return next((p for p in candidates if p.is_file()), None)
+    default = next((p for p in candidates if p.is_file()), None)
+    if rules is None:
+        return default
+    here, best = _json_options(rules.to_dict()), None
+    for n, _, path in shipped_variants(spec):
+        own = variant_of(spec, path)
+        if n in (n_players, None) and own and all(here.get(k) == v for k, v in own.items()):
+            rank = (len(own), n is not None)   # the most specific variant, then the count's own
+            if best is None or rank > best[0]:
+                best = (rank, path)
+    return default if best is None else best[1]
+
+
+def _parts(spec: GameSpec, path: Path) -> tuple[int | None, str | None] | None:
+    """(player count or None, variant tag or None) of a shipped field's file name, or None for
+    a name that is not one: <game>[-<n>p][.<tag>].field.json."""
+    stem = path.name[:-len(SUFFIX)]
+    if not stem.startswith(spec.name):
+        return None
+    head, dot, tag = stem[len(spec.name):].partition(".")
+    if dot and not (tag and all(ch.isalnum() or ch in "-_" for ch in tag)):
+        return None
+    if head == "":
+        return None, tag or None
+    if head.startswith("-") and head.endswith("p") and head[1:-1].isdigit():
+        return int(head[1:-1]), tag or None
+    return None
 
 
 def shipped_fields(spec: GameSpec) -> dict[int | None, Path]:
-    """Every shipped field of the game, by player count (None: the file for any count)."""
-    found: dict[int | None, Path] = {}
-    for path in sorted(home(spec).policies.glob(f"{spec.name}*{SUFFIX}")):
-        stem = path.name[:-len(SUFFIX)]
-        if stem == spec.name:
-            found[None] = path
-        elif stem.startswith(spec.name + "-") and stem.endswith("p") and stem[len(spec.name) + 1:-1].isdigit():
-            found[int(stem[len(spec.name) + 1:-1])] = path
+    """Every shipped field of the game's default variant, by player count (None: the file for
+    any count); fields built for another variant: shipped_variants."""
+    found = {n: path for n, tag, path in _shipped(spec) if tag is None}
     return dict(sorted(found.items(), key=lambda item: (item[0] is None, item[0] or 0)))
+
+
+def shipped_variants(spec: GameSpec) -> list[tuple[int | None, str, Path]]:
+    """(player count or None, tag, path) of every shipped field built for a variant other than
+    the game's default: <game>[-<n>p].<tag>.field.json, seated by ``-s strong`` in the games
+    whose rules agree with every option the file was built with that differs from the default
+    (variant_of). A recipe builds them from its ``variants`` (analysis.field.field_recipe)."""
+    return [(n, tag, path) for n, tag, path in _shipped(spec) if tag is not None]
+
+
+def _shipped(spec: GameSpec) -> list[tuple[int | None, str | None, Path]]:
+    found = []
+    for path in sorted(home(spec).policies.glob(f"{spec.name}*{SUFFIX}")):
+        parts = _parts(spec, path)
+        if parts is not None:
+            found.append((*parts, path))
+    return found
+
+
+def variant_of(spec: GameSpec, path) -> dict:
+    """The options a field file was built with that differ from the game's defaults: the
+    variant it is for (empty: the default variant)."""
+    path = Path(path)
+    return dict(_variant_of(spec.name, str(path), path.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=64)
+def _variant_of(game: str, path: str, mtime_ns: int) -> tuple:
+    from .games import get_game
+
+    try:
+        built = json.loads(Path(path).read_text(encoding="utf-8")).get("variant") or {}
+    except (OSError, ValueError):
+        return ()
+    defaults = _json_options(get_game(game).rules_class().to_dict())
+    return tuple((k, v) for k, v in _json_options(built).items()
+                 if k in defaults and v != defaults[k])
+
+
+def _json_options(options: dict) -> dict:
+    """Rule options as a field file records them (JSON: tuples become lists)."""
+    return json.loads(json.dumps(options, default=str))
 
 
 def load(path, spec: GameSpec) -> dict:

@@ -98,20 +98,20 @@ def _answer(obs, legal, decision, seat, rng):
 
 
 PYTHON = Strategy("python", agent=_answer)
-_SEATS: dict = {}   # (game, seats, strategies) -> SeatPlan
+_SEATS: dict = {}   # (game, rules, strategies) -> SeatPlan
 _KEYS: dict = {}    # seed -> master key
 
 
-def _seat_plan(spec, strategies, n):
-    key = (spec.name, n, tuple(PYTHON if s is None else s for s in strategies))
+def _seat_plan(spec, strategies, rules):
+    key = (spec.name, rules, tuple(PYTHON if s is None else s for s in strategies))
     try:
         plan = _SEATS.get(key)
     except TypeError:  # an unhashable strategy: not kept
-        return resolve_seats(spec, list(key[2]), n)
+        return resolve_seats(spec, list(key[2]), rules.n_seats, rules)
     if plan is None:
         if len(_SEATS) > 256:
             _SEATS.clear()
-        plan = _SEATS[key] = resolve_seats(spec, list(key[2]), n)
+        plan = _SEATS[key] = resolve_seats(spec, list(key[2]), rules.n_seats, rules)
     return plan
 
 
@@ -150,7 +150,7 @@ class LiveGame:
                                 "seat (None: a seat played from Python)")
         self._channel = channel = _Channel(redeal)
         self.python_seats = tuple(s for s, strategy in enumerate(strategies) if strategy is None)
-        self.seats = _seat_plan(self.spec, strategies, n)
+        self.seats = _seat_plan(self.spec, strategies, self.rules)
         if redeal is not None and self.seats.searching:
             raise StrategyError("a resampled world (redeal) cannot seat the search player")
         self.seed, self.game_index = seed, int(game_index)

@@ -75,7 +75,7 @@ def simulate(game, rules=None, strategies="random", n_games: int = 10_000, seed:
     if backend == "dask":
         jobs = max(jobs, _dask_width())
     key = master_key(seed)
-    seats = resolve_seats(spec, strategies, rules.n_seats)
+    seats = resolve_seats(spec, strategies, rules.n_seats, rules)
     if backend == "dask":
         _ship_by_value(seats.user_fns)
     chunk = _chunk_size(chunk_size, n_games, jobs, stream)
@@ -457,7 +457,7 @@ def kernel_state(game, rules=None, strategies="random", seed: int = 0, game_inde
 
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    seats = resolve_seats(spec, strategies, rules.n_seats)
+    seats = resolve_seats(spec, strategies, rules.n_seats, rules)
     batch = seats.batch(spec, master_key(seed), game_index)
     log = np.zeros((max_events, spec.kernel.LOG_WIDTH), np.int64)
     g = spec.kernel.new_state(*rules.kernel_args(), batch, log, ctl)
@@ -474,7 +474,7 @@ def play_one(game, rules=None, strategies="random", seed: int = 0, game_index: i
     """
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    seats = resolve_seats(spec, strategies, rules.n_seats)
+    seats = resolve_seats(spec, strategies, rules.n_seats, rules)
     log = np.zeros((max_events, spec.kernel.LOG_WIDTH), np.int64)
     matrix = play_kernel(spec, rules.kernel_args(), seats, master_key(seed), game_index, 1, log, ctl)
     record = records_frame(spec, rules.n_seats, matrix, game_index).iloc[0].to_dict()

@@ -137,8 +137,9 @@ SEARCH_DEFAULTS = {"budget": 256.0, "c": 0.7, "rollout": "default", "widen": 1.0
                    "paired": 1.0}
 
 
-def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
-    """Turn a name, a Strategy, or one of those per seat into kernel inputs."""
+def resolve_seats(spec: GameSpec, strategies, n_seats: int, rules=None) -> SeatPlan:
+    """Turn a name, a Strategy, or one of those per seat into kernel inputs (``rules``: the
+    variant played, which picks the shipped field that ``strong`` seats)."""
     if isinstance(strategies, (str, Strategy)):
         strategies = [strategies] * n_seats
     strategies = list(strategies)
@@ -147,7 +148,7 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
     if len(strategies) != n_seats:
         raise StrategyError(
             f"{len(strategies)} strategies given for {n_seats} seats; give one, or one per seat")
-    resolved = [lookup(spec, s, n_seats) for s in strategies]
+    resolved = [lookup(spec, s, n_seats, rules) for s in strategies]
     user_fns: list = []
     kinds = np.empty(n_seats, np.int64)
     # wide enough for the longest strategy (a script, a field of policies): no silent cap
@@ -169,10 +170,11 @@ def resolve_seats(spec: GameSpec, strategies, n_seats: int) -> SeatPlan:
     return SeatPlan(labels, kinds, params, tuple(user_fns), sources)
 
 
-def lookup(spec: GameSpec, strategy, n_seats: int | None = None) -> Strategy:
+def lookup(spec: GameSpec, strategy, n_seats: int | None = None, rules=None) -> Strategy:
     """A Strategy from a name: a built-in, ``trained`` (the shipped policy for ``n_seats``
-    players) or ``trained:FILE``, ``strong`` (the shipped field) or ``strong:FILE``,
-    ``ismcts:...``, or a numba.njit function."""
+    players) or ``trained:FILE``, ``strong`` (the shipped field; with ``rules``, the one built
+    for that variant where one is shipped) or ``strong:FILE``, ``ismcts:...``, or a numba.njit
+    function."""
     if isinstance(strategy, Strategy):
         return strategy
     if isinstance(strategy, str) and strategy in spec.strategies:
@@ -182,9 +184,9 @@ def lookup(spec: GameSpec, strategy, n_seats: int | None = None) -> Strategy:
         return trained_from_file(spec, path) if path else trained_shipped(spec, n_seats)
     if isinstance(strategy, str) and strategy.split(":", 1)[0] == "strong":
         _, _, path = strategy.partition(":")
-        return field_from_file(spec, path) if path else field_shipped(spec, n_seats)
+        return field_from_file(spec, path) if path else field_shipped(spec, n_seats, rules)
     if isinstance(strategy, str) and strategy.split(":", 1)[0] in SEARCH_NAMES:
-        return search_player(spec, strategy, n_seats=n_seats)
+        return search_player(spec, strategy, n_seats=n_seats, rules=rules)
     if isinstance(strategy, CPUDispatcher):
         return Strategy(strategy.py_func.__name__, fn=strategy)
     if callable(strategy):
@@ -246,9 +248,10 @@ def field_members(spec: GameSpec, strategy, n_seats: int | None = None) -> list[
     return out
 
 
-def field_shipped(spec: GameSpec, n_players: int | None) -> Strategy:
-    """``-s strong``: the shipped field for the variant's player count."""
-    path = fields.shipped_path(spec, n_players)
+def field_shipped(spec: GameSpec, n_players: int | None, rules=None) -> Strategy:
+    """``-s strong``: the shipped field for the variant's player count (and for the variant
+    itself where one is shipped: sim.field.shipped_variants)."""
+    path = fields.shipped_path(spec, n_players, rules)
     if path is None:
         raise StrategyError(f"no strong {spec.title} field is shipped for {n_players or 'this'} "
                             f"players; build one with `balance field {spec.name}` and seat it "
@@ -256,14 +259,15 @@ def field_shipped(spec: GameSpec, n_players: int | None) -> Strategy:
     return field_from_file(spec, path, name="strong")
 
 
-def broad_field(spec: GameSpec, text: str = "broad", n_seats: int | None = None) -> Strategy:
+def broad_field(spec: GameSpec, text: str = "broad", n_seats: int | None = None,
+                rules=None) -> Strategy:
     """``broad`` or ``broad:FILE``: the field's support (its members the mixture can draw) and
     every built-in heuristic of the game (all but random), equally likely: a search's model of
     its opponents (``ismcts:rollout=broad``). A field's support is a few members, often
     deterministic; a search that rolls out only those plans against the moves they make and
     loses to a player who randomizes (docs/search.md, "Rolling out a broad field")."""
     _, _, path = text.partition(":")
-    field_seat = lookup(spec, f"strong:{path}" if path else "strong", n_seats)
+    field_seat = lookup(spec, f"strong:{path}" if path else "strong", n_seats, rules)
     members = [(1.0, kind, params) for p, kind, params in mixture.unpack(field_seat.params)
                if p > 0]
     members += [(1.0, s.builtin, s.params) for s in spec.strategies.values()
@@ -275,7 +279,7 @@ def broad_field(spec: GameSpec, text: str = "broad", n_seats: int | None = None)
 
 
 def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = None,
-                  **settings) -> Strategy:
+                  rules=None, **settings) -> Strategy:
     """The search player (sim/core/search.py: information-set MCTS) as a seat's strategy.
 
     ``"ismcts:budget=256,c=0.7,rollout=greedy,widen=1,alpha=0.5"``: iterations per decision,
@@ -318,9 +322,9 @@ def search_player(spec: GameSpec, text: str = "ismcts", n_seats: int | None = No
     family = str(values["rollout"]).split(":", 1)[0]
     rollout = spec.strategies.get(str(values["rollout"]))
     if family in ("trained", "strong"):
-        rollout = lookup(spec, str(values["rollout"]), n_seats)
+        rollout = lookup(spec, str(values["rollout"]), n_seats, rules)
     elif family == "broad":
-        rollout = broad_field(spec, str(values["rollout"]), n_seats)
+        rollout = broad_field(spec, str(values["rollout"]), n_seats, rules)
     if rollout is None or rollout.builtin is None or rollout.builtin == SEARCH_KIND:
         raise StrategyError(f"{text!r}: rollout={values['rollout']!r} is not a built-in "
                             f"{spec.title} strategy; choose one of {', '.join(spec.strategies)}, "

@@ -194,7 +194,7 @@ def make_side(spec, base_rules, base_strategies, label, assignment, strategies=N
         seats = strategies
     text = ", ".join(f"{k}={v}" for k, v in assignment.items()) or "(base)"
     side = Side(label, text, rules, seats)
-    side.labels = tuple(resolve_seats(spec, seats, rules.n_seats).labels)
+    side.labels = tuple(resolve_seats(spec, seats, rules.n_seats, rules).labels)
     return side
 
 

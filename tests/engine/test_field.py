@@ -14,7 +14,7 @@ from sim.core import mixture
 from sim.errors import RunError, StrategyError
 from sim.games import get_game
 from sim.rng import master_key
-from sim.runner import simulate
+from sim.runner import as_rules, simulate
 from sim.strategy import lookup
 
 PARTHIAN = get_game("parthian")
@@ -211,9 +211,10 @@ def test_every_shipped_field_plays_and_records_its_exploitability_at_the_full_bu
     """Issue 28: a shipped field's exploitability is measured at no less than `balance
     exploit`'s default budget (60 generations x 300 games), and it seats with -s strong."""
     spec = get_game(game)
-    found = F.shipped_fields(spec)
+    found = [(n, path, {}) for n, path in F.shipped_fields(spec).items()]
     assert found, f"no field shipped for {game}"
-    for n, path in found.items():
+    found += [(n, path, F.variant_of(spec, path)) for n, _, path in F.shipped_variants(spec)]
+    for n, path, variant in found:
         body = F.load(path, spec)
         record = body["exploitability"]
         generations, games = map(int, record["oracle"].split(" x "))
@@ -221,7 +222,8 @@ def test_every_shipped_field_plays_and_records_its_exploitability_at_the_full_bu
         assert record["low"] <= record["best_response_share"] <= record["high"]
         assert "exploitability" in record["line"]
         seats = 2 if n is None else n
-        rules = None if n is None else {"n_players": n}
+        rules = {**variant, **({} if n is None else {"n_players": n})} or None
+        assert lookup(spec, "strong", seats, as_rules(spec, rules)).source == str(path)
         table = simulate(game, rules, ["strong"] + ["random"] * (seats - 1), 200, seed=1,
                          rotate_seats=True).records
         assert len(table) == 200
@@ -493,9 +495,9 @@ def test_a_recipes_caveat_stands_beside_the_exploitability_of_the_field_it_ships
 
     calls = []
     monkeypatch.setattr(field_module, "best_response", fake_oracle(calls))
-    monkeypatch.setattr(field_module, "field_recipe",
-                        lambda game, n=None: {"iterations": 0, "seed": 1, "table_games": 100,
-                                              "caveat": "Held-out players win up to 73%"})
+    recipe = {"iterations": 0, "seed": 1, "table_games": 100,
+              "caveat": "Held-out players win up to 73%"}
+    monkeypatch.setattr(field_module, "field_recipe", lambda game, n=None, rules=None: recipe)
     [path] = field_module.regenerate_shipped(["kuhn"], out=tmp_path, progress=False)
     record = F.load(path, KUHN)["exploitability"]
     assert record["line"].startswith("exploitability: the best response found wins 50.0%")
@@ -557,3 +559,90 @@ def test_a_build_ships_the_generalist_mixture_of_its_final_table_when_asked(monk
     assert [c[:2] for c in calls] == [(0, False), (1, True)]
     with pytest.raises(RunError, match="two-player"):
         build_field("parthian", {"n_players": 4}, iterations=0, final_generalist=0.02)
+
+
+SUNZI = get_game("sunzi")
+
+
+def shipped_here(monkeypatch, folder):
+    """Point the shipped fields of every game at ``folder``."""
+    monkeypatch.setattr(F, "home", lambda spec: SimpleNamespace(policies=folder))
+
+
+def one_member_field(spec, strategy, options, path):
+    from sim.runner import as_rules
+
+    variant = json.loads(json.dumps(as_rules(spec, options).to_dict(), default=str))
+    return F.save(path, spec, [{"name": strategy, "probability": 1.0, "strategy": strategy}],
+                  2, variant, {"game": spec.name},
+                  {"line": f"exploitability: {strategy} only: 99%"})
+
+
+def test_a_field_built_for_a_variant_seats_in_that_variant_and_the_most_specific_wins(
+        monkeypatch, tmp_path):
+    """A field built in one mode loses in another (the basic Sunzi field loses 73% of advanced
+    games to banker), so -s strong seats <game>[-<n>p].<tag>.field.json in the games whose rules
+    agree with every option it was built with that differs from the defaults; the field with
+    the most such options wins, and any other game seats the count's own field."""
+    from analysis.skill import field_exploit_line, field_exploitability
+
+    shipped_here(monkeypatch, tmp_path)
+    base = one_member_field(SUNZI, "counter", None, tmp_path / "sunzi.field.json")
+    advanced = one_member_field(SUNZI, "banker", {"mode": "advanced"},
+                                tmp_path / "sunzi.advanced.field.json")
+    warlord = one_member_field(SUNZI, "holder", {"mode": "advanced", "warlord": True},
+                               tmp_path / "sunzi-2p.warlord.field.json")
+    (tmp_path / "sunzi-advanced.field.json").write_text("{}")   # no field's name: ignored
+    assert F.shipped_fields(SUNZI) == {None: base}
+    assert sorted(F.shipped_variants(SUNZI), key=str) == [(2, "warlord", warlord),
+                                                          (None, "advanced", advanced)]
+    assert F.variant_of(SUNZI, advanced) == {"mode": "advanced"}
+    assert F.variant_of(SUNZI, base) == {}
+
+    def seated(options):
+        rules = as_rules(SUNZI, options)
+        return F.shipped_path(SUNZI, 2, rules), lookup(SUNZI, "strong", 2, rules).source
+
+    assert F.shipped_path(SUNZI, 2) == base
+    assert seated(None) == (base, str(base))
+    assert seated({"mode": "advanced"}) == (advanced, str(advanced))
+    assert seated({"mode": "advanced", "warlord": True}) == (warlord, str(warlord))
+    assert seated({"mode": "basic", "warlord": True}) == (base, str(base))
+    # simulate seats it: the one-member field plays banker's games exactly, in advanced mode only
+    for options, member in (({"mode": "advanced"}, "banker"), (None, "counter")):
+        field_games = simulate("sunzi", options, ["strong", "random"], 60, seed=4).records
+        member_games = simulate("sunzi", options, [member, "random"], 60, seed=4).records
+        assert field_games.filter(like="win_").equals(member_games.filter(like="win_"))
+    # the report's line is the variant's own, flagged where the game differs from it
+    assert field_exploitability("sunzi", {"mode": "advanced"}) == \
+        "exploitability: banker only: 99%"
+    flagged = field_exploitability("sunzi", {"mode": "advanced", "leaders": "hidden"})
+    assert "banker only" in flagged and "(leaders=public)" in flagged
+    assert "`balance field sunzi -o mode=advanced --check`" in field_exploit_line(
+        "sunzi", {"mode": "advanced"})
+    assert "`balance field sunzi --check`" in field_exploit_line("sunzi")
+
+
+def test_a_recipe_builds_a_field_of_its_own_for_each_variant_it_names(monkeypatch, tmp_path):
+    """FIELD["variants"][tag] = {"options": ..., changes}: `balance field --shipped` builds one
+    more field per variant, in that variant's rules, with the variant's changes to the recipe,
+    named <game>.<tag>.field.json; field_recipe hands a game in that variant the same plan."""
+    import analysis.field as field_module
+    import analysis.studies as studies
+
+    recipe = {"iterations": 0, "seed": 1, "table_games": 100, "caveat": "base",
+              "variants": {"antes": {"options": {"ante": 2}, "seed": 5, "caveat": "antes"}}}
+    monkeypatch.setattr(studies, "study_module", lambda game: SimpleNamespace(FIELD=recipe))
+    assert field_module.recipe_variants("kuhn") == {"antes": {"ante": 2}}
+    assert field_module.field_recipe("kuhn")["caveat"] == "base"
+    assert field_module.field_recipe("kuhn", None, as_rules(KUHN, {"ante": 2}))["seed"] == 5
+    assert field_module.field_recipe("kuhn", None, as_rules(KUHN, {"ante": 3}))["seed"] == 1
+    calls = []
+    monkeypatch.setattr(field_module, "best_response", fake_oracle(calls))
+    written = field_module.regenerate_shipped(["kuhn"], out=tmp_path, progress=False)
+    assert [p.name for p in written] == ["kuhn.field.json", "kuhn.antes.field.json"]
+    base, antes = (F.load(p, KUHN) for p in written)
+    assert base["variant"]["ante"] == 1 and antes["variant"]["ante"] == 2
+    assert antes["exploitability"]["caveat"] == "antes"
+    assert antes["provenance"]["seed"] == 5
+    assert (tmp_path / "kuhn.antes.field-history.csv").is_file()

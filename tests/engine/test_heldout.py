@@ -183,11 +183,13 @@ def test_every_shipped_field_of_a_game_with_heldout_players_states_their_tuned_c
 
     for game in GAMES:
         spec = get_game(game)
-        shipped = F.shipped_fields(spec)
+        shipped = [(n, path, None) for n, path in F.shipped_fields(spec).items()]
         assert shipped, game
-        for n, path in shipped.items():
+        shipped += [(n, path, as_rules(spec, F.variant_of(spec, path)))
+                    for n, _, path in F.shipped_variants(spec)]
+        for n, path, rules in shipped:
             record = F.load(path, spec)["exploitability"]
-            assert record["caveat"] == field_recipe(game, n)["caveat"], path
+            assert record["caveat"] == field_recipe(game, n, rules)["caveat"], path
             assert record["line"].endswith(". " + record["caveat"]), path
             assert "tuned against this field" in record["line"], path
             assert f"heldout.tune {game} strong" in record["line"], path
