@@ -62,22 +62,21 @@ CAVEAT = ("Re-checked on fresh seeds (`balance field sunzi --check`, every start
           "solver 53.9%, reader 53.4%; written by helpers who never read the built-ins), and the "
           "built-in banker, in its population, wins 48.7% (47.1%-50.2%): the field is not yet "
           "strong.")
-# The same recipe in advanced mode (SZ-1, SZ-2; `balance field --shipped sunzi` builds both, or
-# `balance field sunzi -o mode=advanced` this one: 42 minutes with two jobs on the 2-core
-# machine). The basic field loses 71-73% of advanced games to banker and 85% to mirror; this one
-# is five tuned bankers and beats every built-in (docs/training.md, "Sunzi's field in advanced
-# mode").
-ADVANCED_CAVEAT = ("Re-checked on a fresh seed (`balance field sunzi -o mode=advanced --check`, "
-                   "every start), the best response found wins 44.1% (42.6%-45.6%) on seed 5; "
-                   "searched from the knobs of `mirror` (`--oracle-starts mirror`, a start this "
-                   "recipe's iterations do not take), it wins 71.4% (70.0%-72.8%) on seed 5 and "
-                   "76.1% (74.8%-77.4%) on seed 6, and mirror at its defaults wins 44.8% of 4,000 "
-                   "games. Held-out players written from the "
-                   "rules and tuned against this field in advanced games (the procedure of "
-                   "`python -m heldout.tune sunzi strong --player NAME`, which plays basic games: "
-                   "60 settings x 600 games, the best on 4,000 fresh games) win up to 51.1% "
-                   "(49.5%-52.6%) (accountant; reader 49.1%, solver 15.7%): the field is not yet "
-                   "strong.")
+# The field for advanced mode (SZ-1, SZ-2; `balance field --shipped sunzi` builds both, or
+# `balance field sunzi -o mode=advanced` this one): the same recipe with `mirror` in the start
+# and the oracle's starts, 40 iterations (29 minutes with two jobs on the 2-core machine). The
+# basic field loses 71-73% of advanced games to banker and 85% to mirror; the recipe's own
+# starts alone built five bankers that mirror's knobs beat 71-76% (docs/training.md, "Sunzi's
+# field in advanced mode").
+ADVANCED_CAVEAT = ("Re-checked from the knobs of `mirror` on a fresh seed (`balance field sunzi "
+                   "-o mode=advanced --check --oracle-starts mirror`, seed 5), the best response "
+                   "found wins 47.7% (46.2%-49.3%). Held-out players written from the rules and "
+                   "tuned against this field in advanced games (the procedure of `python -m "
+                   "heldout.tune sunzi strong --player NAME`, which plays basic games: 60 "
+                   "settings x 600 games, the best on 4,000 fresh games) win up to 46.2% "
+                   "(44.7%-47.8%) (accountant; reader 38.5%, solver 18.1%); written for basic "
+                   "play, they win 1%-11% at their defaults. mirror at its defaults wins 14.0% of "
+                   "4,000 games. Above 55%, the field is not yet strong.")
 FIELD = {"iterations": 64, "seed": 11, "final_generalist": 0.02, "oracle_schedule": "leading",
          # named, so that a built-in added later does not change what the recipe builds
          "start": ("greedy", "counter", "reserve", "settle", "planner", "holder", "striker",
@@ -88,4 +87,9 @@ FIELD = {"iterations": 64, "seed": 11, "final_generalist": 0.02, "oracle_schedul
          "caveat": CAVEAT,
          # advanced and warlord games seat a field of their own
          # (strategies/policies/sunzi.advanced.field.json; sim.field.shipped_variants)
-         "variants": {"advanced": {"options": {"mode": "advanced"}, "caveat": ADVANCED_CAVEAT}}}
+         "variants": {"advanced": {
+             "options": {"mode": "advanced"}, "iterations": 40, "caveat": ADVANCED_CAVEAT,
+             "start": ("greedy", "counter", "reserve", "settle", "planner", "holder", "striker",
+                       "banker", "trained", "mirror"),
+             "oracle_starts": ("heuristic", "field", "reserve", "settle", "planner", "holder",
+                               "banker", "mirror")}}}
