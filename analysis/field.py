@@ -488,11 +488,7 @@ def history_path(path):
     return path.with_name(path.name.removesuffix(".json") + "-history.csv")
 
 
-def json_safe(value):
-    """A request as JSON holds it (tuples as lists, numbers as floats)."""
-    import json
-
-    return json.loads(json.dumps(value, default=str))
+json_safe = F.as_json   # a request or rule options as JSON holds them (tuples as lists)
 
 
 def exploit_line(row: dict, generations: int, games: int, hidden: int = 0) -> str:
@@ -562,16 +558,22 @@ def recipe_variants(game: str) -> dict:
     return {tag: dict(change["options"]) for tag, change in plan.get("variants", {}).items()}
 
 
-def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
-                      progress: bool | None = None, run_dir=None) -> FieldBuild:
+def recipe_start(game: str, rules, plan: dict) -> list | None:
+    """The population a recipe's field starts from (its ``start`` names; None: every built-in
+    heuristic and the shipped policy, starting_population)."""
     spec = get_game(game)
     start = plan.get("start")
-    members = None if start is None else [lookup(spec, name, rules.n_seats) for name in start]
+    return None if start is None else [lookup(spec, name, rules.n_seats, rules) for name in start]
+
+
+def build_from_recipe(game: str, rules, plan: dict, jobs: int = 1,
+                      progress: bool | None = None, run_dir=None) -> FieldBuild:
     return build_field(game, rules, iterations=plan.get("iterations", 6),
                        oracle_generations=plan.get("oracle_generations", ORACLE_GENERATIONS),
                        oracle_games=plan.get("oracle_games", ORACLE_GAMES),
                        table_games=plan.get("table_games", 2000), seed=plan.get("seed", 0),
-                       jobs=jobs, progress=progress, start=members, run_dir=run_dir,
+                       jobs=jobs, progress=progress, start=recipe_start(game, rules, plan),
+                       run_dir=run_dir,
                        oracle_starts=tuple(plan.get("oracle_starts", ORACLE_STARTS)),
                        undecided=plan.get("undecided", "apart"),
                        response_budget=plan.get("response_budget"),

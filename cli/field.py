@@ -114,9 +114,8 @@ def run_field(args) -> int:
 
 def _run_field(args) -> int:
     from analysis.field import (build_field, field_recipe, history_path, measure_field,
-                                regenerate_shipped)
+                                recipe_start, regenerate_shipped)
     from sim.games import game_names
-    from sim.strategy import lookup
 
     from .requests import game_request
 
@@ -163,11 +162,9 @@ def _run_field(args) -> int:
     out = args.out or Path("fields") / f"{spec.name}-{rules.n_seats}p.field.json"
     if out.is_dir():
         raise BalanceError(f"--out {str(out)!r} is a folder; give the field file's path")
-    start = None if plan.get("start") is None else [   # the recipe's, as --shipped builds
-        lookup(spec, name, rules.n_seats, rules) for name in plan["start"]]
     build = build_field(spec.name, rules, jobs=args.jobs, check_games=args.check_games,
-                        progress=not args.no_progress, run_dir=args.run_dir, start=start,
-                        **settings)
+                        progress=not args.no_progress, run_dir=args.run_dir,
+                        start=recipe_start(spec.name, rules, plan), **settings)
     build.save(out)
     build.history.to_csv(history_path(out), index=False)
     print(build.history.to_string(index=False))

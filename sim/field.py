@@ -49,7 +49,7 @@ def shipped_path(spec: GameSpec, n_players: int | None, rules=None) -> Path | No
     default = next((p for p in candidates if p.is_file()), None)
     if rules is None:
         return default
-    here, best = _json_options(rules.to_dict()), None
+    here, best = as_json(rules.to_dict()), None
     for n, _, path in shipped_variants(spec):
         own = variant_of(spec, path)
         if n in (n_players, None) and own and all(here.get(k) == v for k, v in own.items()):
@@ -114,14 +114,14 @@ def _variant_of(game: str, path: str, mtime_ns: int) -> tuple:
         built = json.loads(Path(path).read_text(encoding="utf-8")).get("variant") or {}
     except (OSError, ValueError):
         return ()
-    defaults = _json_options(get_game(game).rules_class().to_dict())
-    return tuple((k, v) for k, v in _json_options(built).items()
+    defaults = as_json(get_game(game).rules_class().to_dict())
+    return tuple((k, v) for k, v in as_json(built).items()
                  if k in defaults and v != defaults[k])
 
 
-def _json_options(options: dict) -> dict:
-    """Rule options as a field file records them (JSON: tuples become lists)."""
-    return json.loads(json.dumps(options, default=str))
+def as_json(value):
+    """A value as a JSON file holds it (tuples as lists): how a field file records its rules."""
+    return json.loads(json.dumps(value, default=str))
 
 
 def load(path, spec: GameSpec) -> dict:
