@@ -567,14 +567,20 @@ KEEP_ORDER = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 5.0, 7.0, 9.0, 4.0, 5.5, 6.5, 2
 SPAN = 12                     # margins m0 - SPAN .. m0 + SPAN are tabulated per region
 # A region's row of bank_plan's table: the 16 cards' worth, the tabulated margins' values, the
 # region's weight to the opponent, the opposing yellows' exp(lean) terms, and each scoring's
-# slope and tile weight (computed once a round: the plan's cost is its transcendental calls).
+# tile weight (computed once a round: the plan's cost is its transcendental calls).
 MARGINS = 16
 REGION_WEIGHT = MARGINS + 2 * SPAN + 1
 YELLOWS = REGION_WEIGHT + 1
-SLOPES = YELLOWS + 6
-TILE_WEIGHTS = SLOPES + 3
+TILE_WEIGHTS = YELLOWS + 6
 ROW = TILE_WEIGHTS + 3
-TABLE = MAX_REGIONS * ROW
+# After the rows, shared by every region because the slopes depend on the round and not on the
+# region: each scoring's slope, tanh(slope x m) for margins m in -REACH..REACH (filled when
+# first needed), and the chances of the opposing cards on the region being filled.
+REACH = 40
+SLOPES = MAX_REGIONS * ROW
+TANHS = SLOPES + 3
+CHANCES = TANHS + 3 * (2 * REACH + 1)
+TABLE = CHANCES + 16
 UNKNOWN = -1e300              # a margin's value not computed yet this round
 
 
@@ -634,10 +640,22 @@ def tabulated_value(table, row, i, m, k):
     if v == UNKNOWN:
         v = 0.0
         for j in range(k, 3):
-            v += scratch.get(table, row + TILE_WEIGHTS + j) * math.tanh(
-                scratch.get(table, row + SLOPES + j) * m)
+            v += scratch.get(table, row + TILE_WEIGHTS + j) * shared_tanh(table, j, m)
         scratch.put(table, row + MARGINS + i, v)
     return v
+
+
+@inline
+def shared_tanh(table, j, m):
+    """tanh(slope_j x m), computed once a round per scoring and margin for every region."""
+    if -REACH <= m <= REACH:
+        at = TANHS + j * (2 * REACH + 1) + m + REACH
+        t = scratch.get(table, at)
+        if t == UNKNOWN:
+            t = math.tanh(scratch.get(table, SLOPES + j) * m)
+            scratch.put(table, at, t)
+        return t
+    return math.tanh(scratch.get(table, SLOPES + j) * m)
 
 
 @jit
@@ -665,9 +683,22 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
     n_unseen = popcount(unseen)
     in_hand = max(n_unseen - pub[seat_at(op, S.DECK)], 0)
     expected_out = min(knobs[6] * in_hand * (1.5 if scoring else 1.0), float(in_hand))
+    for j in range(k, 3):   # scoring_value's terms, computed once for the whole table
+        scratch.put(table, SLOPES + j,
+                    knobs[0] / math.sqrt(max(1.0 + knobs[1] * (3 * (j + 1) - rnd), 0.05)))
+    for i in range(k * (2 * REACH + 1), 3 * (2 * REACH + 1)):
+        scratch.put(table, TANHS + i, UNKNOWN)
     weight_sum = 0.0
-    for r in range(n_regions):
-        weight = scoring_value(pub, r, margin_now(pub, seat, r), k, rnd, knobs, True) + 0.01
+    for r in range(n_regions):   # scoring_value's derivative at today's margin, term by term
+        m0 = margin_now(pub, seat, r)
+        weight = 0.0
+        for j in range(k, 3):
+            tile_weight = (1.0 if j == k else knobs[2]) * pub[region_at(r, RG.TILE) + j]
+            scratch.put(table, r * ROW + TILE_WEIGHTS + j, tile_weight)
+            s = scratch.get(table, SLOPES + j)
+            t = shared_tanh(table, j, m0)
+            weight += tile_weight * (s * (1.0 - t * t))
+        weight += 0.01
         scratch.put(table, r * ROW + REGION_WEIGHT, weight)
         weight_sum += weight
     for r in range(n_regions):
@@ -691,27 +722,25 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
         theirs_there = pub[region_at(r, RG.ARMIES) + op]
         my_six = pub[region_at(r, RG.SIX_USED) + seat] == 0
         their_six = pub[region_at(r, RG.SIX_USED) + op] == 0
-        for j in range(k, 3):   # scoring_value's terms, computed once for the whole row
-            scratch.put(table, row + SLOPES + j,
-                        knobs[0] / math.sqrt(max(1.0 + knobs[1] * (3 * (j + 1) - rnd), 0.05)))
-            scratch.put(table, row + TILE_WEIGHTS + j,
-                        (1.0 if j == k else knobs[2]) * pub[region_at(r, RG.TILE) + j])
         for i in range(2 * SPAN + 1):   # filled when first needed (tabulated_value)
             scratch.put(table, row + MARGINS + i, UNKNOWN)
+        for o in range(15):
+            if o < 6:
+                p = (1.0 - q) * scratch.get(table, row + YELLOWS + o) / yellow_sum
+            elif q > 0.0 and (unseen >> o) & 1:
+                p = q / n_unseen
+            else:
+                p = 0.0
+            if trust > 0.0:
+                p = (1.0 - trust) * p + trust * scratch.get(foreseen, r * 16 + o)
+            scratch.put(table, CHANCES + o, p)
         for c in range(15):
             if not (hand >> c) & 1:
                 scratch.put(table, row + c, -1e9)
                 continue
             worth = 0.0
             for o in range(15):
-                if o < 6:
-                    p = (1.0 - q) * scratch.get(table, row + YELLOWS + o) / yellow_sum
-                elif q > 0.0 and (unseen >> o) & 1:
-                    p = q / n_unseen
-                else:
-                    p = 0.0
-                if trust > 0.0:
-                    p = (1.0 - trust) * p + trust * scratch.get(foreseen, r * 16 + o)
+                p = scratch.get(table, CHANCES + o)
                 if p == 0.0:
                     continue
                 m, cost = card_meets(c, o, m0, mine_there, theirs_there, supply, knobs,
