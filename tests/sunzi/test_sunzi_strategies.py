@@ -1,8 +1,13 @@
 """Built-in strategies: the heuristics play like their descriptions, and no strategy sees what its
 side may not know."""
+import numpy as np
 import pytest
+from numba import njit
 
+import strategies.sunzi as S
 from analysis.stats import wilson
+from sim.core import scratch
+from sim.strategy import Strategy
 
 from sim.runner import play_one, simulate
 from sim.sunzi import layout as L
@@ -261,6 +266,56 @@ def test_mirror_is_banker_when_it_trusts_its_model_not_at_all():
         columns = [c for c in games[0].columns if c not in ("strategy_0", "strategy_1")]
         assert games[0][columns].equals(games[1][columns])
         assert not games[0][columns].equals(games[2][columns])
+
+
+TABLE, FORESEEN = S.TABLE, S.FORESEEN   # module globals: numba reads them as literal sizes
+
+
+@njit
+def table_against_formula(seat, pub, hand, knobs):
+    """The largest gap between what bank_table filled in (each region's weight, the values of
+    the margins its cards reach) and scoring_value computed afresh, and how many it filled."""
+    table = scratch.floats(TABLE)
+    foreseen = scratch.floats(FORESEEN)
+    S.bank_table(seat, pub, hand, knobs, foreseen, 0.0, table)
+    rnd = max(pub[L.P.ROUND], 1)
+    k = min((rnd - 1) // L.SCORING_EVERY, 2)
+    gap, filled = 0.0, 0
+    for r in range(pub[L.P.N_REGIONS]):
+        m0 = S.margin_now(pub, seat, r)
+        weight = S.scoring_value(pub, r, m0, k, rnd, knobs, True) + 0.01
+        gap = max(gap, abs(scratch.get(table, r * S.ROW + S.REGION_WEIGHT) - weight))
+        for i in range(2 * S.SPAN + 1):
+            value = scratch.get(table, r * S.ROW + S.MARGINS + i)
+            if value != S.UNKNOWN:
+                filled += 1
+                fresh = S.scoring_value(pub, r, m0 + i - S.SPAN, k, rnd, knobs, False)
+                gap = max(gap, abs(value - fresh))
+    return gap, filled
+
+
+@pytest.mark.parametrize("mode", ["basic", "advanced"])
+def test_banker_shares_its_tanh_across_regions_without_changing_a_value(mode):
+    """bank_table computes tanh(slope x margin) once a round for every region (the slopes
+    depend on the round, SZ-18's three scorings, not on the region): every value it fills in
+    must equal scoring_value's, to the bit, in the states of real games at every round."""
+    states = []
+
+    def spy(obs, legal, decision, seat):
+        if decision == L.D.PLACE:
+            states.append((seat, obs.pub.copy(), int(obs.mine[L.H.HAND])))
+        return int(np.flatnonzero(legal)[-1])
+
+    simulate("sunzi", {"mode": mode}, [Strategy("spy", agent=spy), "banker"], 12, seed=3,
+             rotate_seats=True)
+    assert {int(pub[L.P.ROUND]) for _, pub, _ in states} == set(range(1, 10))
+    knobs = np.array(S.BANKER_PARAMS)
+    steeper = knobs.copy()
+    steeper[0], steeper[1], steeper[2] = 2.0, 0.05, 0.9   # slopes past REACH's margins
+    for seat, pub, hand in states:
+        for k in (knobs, steeper):
+            gap, filled = table_against_formula(seat, pub, hand, k)
+            assert filled > 0 and gap == 0.0
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "planner",
