@@ -589,18 +589,27 @@ def margin_now(pub, seat, r):
     return total(pub, r, seat) - total(pub, r, 1 - seat)
 
 
+@inline
+def slope(knobs, j, rnd):
+    """Scoring j's slope in round rnd: flatter the more rounds are left before it."""
+    return knobs[0] / math.sqrt(max(1.0 + knobs[1] * (3 * (j + 1) - rnd), 0.05))
+
+
+@inline
+def tile_weight(pub, r, j, k, knobs):
+    """Region r's tile at scoring j, the later scorings than the coming one (k) weighted."""
+    return (1.0 if j == k else knobs[2]) * pub[region_at(r, RG.TILE) + j]
+
+
 @jit
 def scoring_value(pub, r, m, k, rnd, knobs, derivative):
     """What region r is worth at margin m (or, with ``derivative``, one army more of it): the
-    coming scoring k's tile, the later ones weighted, each times tanh(slope x margin), the slope
-    flatter the more rounds are left before that scoring."""
+    coming scoring k's tile, the later ones weighted, each times tanh(slope x margin)."""
     v = 0.0
     for j in range(k, 3):
-        doubt = max(1.0 + knobs[1] * (3 * (j + 1) - rnd), 0.05)
-        s = knobs[0] / math.sqrt(doubt)
-        w = (1.0 if j == k else knobs[2]) * pub[region_at(r, RG.TILE) + j]
+        s = slope(knobs, j, rnd)
         t = math.tanh(s * m)
-        v += w * (s * (1.0 - t * t) if derivative else t)
+        v += tile_weight(pub, r, j, k, knobs) * (s * (1.0 - t * t) if derivative else t)
     return v
 
 
@@ -684,8 +693,7 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
     in_hand = max(n_unseen - pub[seat_at(op, S.DECK)], 0)
     expected_out = min(knobs[6] * in_hand * (1.5 if scoring else 1.0), float(in_hand))
     for j in range(k, 3):   # scoring_value's terms, computed once for the whole table
-        scratch.put(table, SLOPES + j,
-                    knobs[0] / math.sqrt(max(1.0 + knobs[1] * (3 * (j + 1) - rnd), 0.05)))
+        scratch.put(table, SLOPES + j, slope(knobs, j, rnd))
     for i in range(k * (2 * REACH + 1), 3 * (2 * REACH + 1)):
         scratch.put(table, TANHS + i, UNKNOWN)
     weight_sum = 0.0
@@ -693,11 +701,11 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
         m0 = margin_now(pub, seat, r)
         weight = 0.0
         for j in range(k, 3):
-            tile_weight = (1.0 if j == k else knobs[2]) * pub[region_at(r, RG.TILE) + j]
-            scratch.put(table, r * ROW + TILE_WEIGHTS + j, tile_weight)
+            w = tile_weight(pub, r, j, k, knobs)
+            scratch.put(table, r * ROW + TILE_WEIGHTS + j, w)
             s = scratch.get(table, SLOPES + j)
             t = shared_tanh(table, j, m0)
-            weight += tile_weight * (s * (1.0 - t * t))
+            weight += w * (s * (1.0 - t * t))
         weight += 0.01
         scratch.put(table, r * ROW + REGION_WEIGHT, weight)
         weight_sum += weight

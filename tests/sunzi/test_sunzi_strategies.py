@@ -7,9 +7,8 @@ from numba import njit
 import strategies.sunzi as S
 from analysis.stats import wilson
 from sim.core import scratch
-from sim.strategy import Strategy
-
 from sim.runner import play_one, simulate
+from sim.strategy import Strategy
 from sim.sunzi import layout as L
 from strategies.sunzi import BUILTINS
 from sunzi_script import deck, make_rules
@@ -311,7 +310,7 @@ def test_banker_shares_its_tanh_across_regions_without_changing_a_value(mode):
     assert {int(pub[L.P.ROUND]) for _, pub, _ in states} == set(range(1, 10))
     knobs = np.array(S.BANKER_PARAMS)
     steeper = knobs.copy()
-    steeper[0], steeper[1], steeper[2] = 2.0, 0.05, 0.9   # slopes past REACH's margins
+    steeper[0], steeper[1], steeper[2] = 2.0, 0.05, 0.9   # other slopes, later scorings weighed
     for seat, pub, hand in states:
         for k in (knobs, steeper):
             gap, filled = table_against_formula(seat, pub, hand, k)
