@@ -403,7 +403,7 @@ def test_the_oracle_starts_include_every_style_a_game_declares():
     sunzi = get_game("sunzi")
     assert expand_starts(sunzi, ORACLE_STARTS) == ["heuristic", "field", "reserve", "settle",
                                                    "planner", "holder", "striker", "banker",
-                                                   "mirror"]
+                                                   "mirror", "tempo"]
     assert expand_starts(KUHN, ORACLE_STARTS) == ["heuristic", "field"]
     assert "reserve" in exploit_starts(sunzi) and "reserve" not in exploit_starts(KUHN)
     with pytest.raises(RunError, match="reserve"):

@@ -18,11 +18,11 @@ SUNZI = get_game("sunzi")
 
 def test_sunzi_declares_settles_knobs_and_the_oracle_starts_there_too():
     assert style_knobs(SUNZI) == S.STYLE_KNOBS and "settle" in S.STYLE_KNOBS
-    assert exploit_starts(SUNZI)[-7:] == ("reserve", "settle", "planner", "holder", "striker",
-                                          "banker", "mirror")
+    assert exploit_starts(SUNZI)[-8:] == ("reserve", "settle", "planner", "holder", "striker",
+                                          "banker", "mirror", "tempo")
     assert expand_starts(SUNZI, ORACLE_STARTS) == ["heuristic", "field", "reserve", "settle",
                                                    "planner", "holder", "striker", "banker",
-                                                   "mirror"]
+                                                   "mirror", "tempo"]
     for style, knobs in S.STYLE_KNOBS.items():   # every search starts inside its box
         for index, (low, high) in knobs.items():
             assert low <= S.BUILTINS[style].params[index] <= high, (style, index)

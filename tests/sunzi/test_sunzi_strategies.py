@@ -20,7 +20,7 @@ WHITE_BITS = 0b1111  # 7, 8, 9, 10
 
 def test_builtins_are_registered():
     assert set(BUILTINS) == {"random", "greedy", "counter", "reserve", "settle", "planner",
-                             "holder", "striker", "banker", "mirror"}
+                             "holder", "striker", "banker", "mirror", "tempo"}
 
 
 @pytest.mark.parametrize("mode", ["basic", "advanced"])
@@ -34,7 +34,8 @@ def test_heuristics_beat_random_and_counter_beats_greedy(mode):
     pairs = (("greedy", "random", 0.9), ("counter", "random", 0.9), ("counter", "greedy", 0.5),
              ("reserve", "random", 0.9), ("settle", "random", 0.9), ("planner", "random", 0.9),
              ("holder", "random", 0.85), ("striker", "random", 0.9), ("banker", "random", 0.9),
-             ("banker", "counter", 0.5), ("mirror", "random", 0.9), ("mirror", "banker", 0.9))
+             ("banker", "counter", 0.5), ("mirror", "random", 0.9), ("mirror", "banker", 0.9),
+             ("tempo", "random", 0.9), ("tempo", "counter", 0.8))
     basic_only = (("settle", "counter", 0.5), ("planner", "settle", 0.5),
                   ("holder", "settle", 0.5), ("striker", "holder", 0.5))
     for strong, weak, share in pairs + (basic_only if mode == "basic" else ()):
@@ -250,6 +251,39 @@ def test_banker_banks_its_one_use_cards_at_a_price_and_draws_with_the_yellow_1()
     assert not any(r == 1 for _, r in shunned)
 
 
+def test_tempo_keeps_its_armies_and_one_use_cards_as_stocks_at_a_price():
+    """SZ-10 (a win on a region the loser holds no armies in places all of its margin), SZ-12
+    (a shortage pulls armies off held regions), SZ-13 and SZ-14: tempo prices what it spends.
+    With an army priced out of reach it keeps nearly its whole supply and never runs short;
+    free, it ends with little in supply. A one-use card priced out of reach is played only in
+    round 9, where the price falls to nothing; at its defaults some are played earlier. With
+    the yellow 1's draw worth more than any region, the 1 goes down in every first round."""
+    base = list(BUILTINS["tempo"].params)
+
+    def with_knobs(**knobs):
+        values = base.copy()
+        for name, value in knobs.items():
+            values[getattr(S, name)] = value
+        return values
+
+    def stock(values):
+        tempo = BUILTINS["tempo"].with_params(*values)
+        return simulate("sunzi", None, [tempo, "counter"], 100, seed=4, progress=False).records
+
+    kept = stock(with_knobs(SUPPLY_PRICE=1e3, PULL_PRICE=1e3))
+    spent = stock(with_knobs(SUPPLY_PRICE=0.0, PULL_PRICE=0.0))
+    assert kept.supply_0.mean() > 15 and kept.moved_0.sum() == 0
+    assert spent.supply_0.mean() < 5 and spent.moved_0.sum() > 0
+
+    def one_use_rounds(placed):
+        return [r for _, r, c in placed if c >= L.CARD.W7]
+
+    priced = one_use_rounds(holder_placements(with_knobs(ONE_USE_PRICE=1e6), name="tempo"))
+    assert priced and all(r == 9 for r in priced)
+    assert any(r < 9 for r in one_use_rounds(holder_placements(base, name="tempo")))
+    drawing = holder_placements(with_knobs(ONE_DRAW=1e6), name="tempo")
+    assert {(g, 1) for g in range(30)} <= {(g, r) for g, r, c in drawing if c == L.CARD.Y1}
+
 def test_mirror_is_banker_when_it_trusts_its_model_not_at_all():
     """mirror's only departure from banker is the spread it plans against (knob 12 blends in
     the cards banker would play from random deals of the opponent's unseen hand, SZ-6/SZ-13):
@@ -318,7 +352,8 @@ def test_banker_shares_its_tanh_across_regions_without_changing_a_value(mode):
 
 
 @pytest.mark.parametrize("strategy", ["greedy", "counter", "reserve", "settle", "planner",
-                                      "holder", "striker", "banker", "mirror", "random"])
+                                      "holder", "striker", "banker", "mirror", "tempo",
+                                      "random"])
 def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
     """Two games that differ only in White's deck (so in White's hidden hand): Black's first
     round of decisions is the same (placements, and its own random stream)."""
