@@ -942,13 +942,13 @@ def banker(decision, seat, pub, mine, legal, knobs, rng, mirror):
 # not the coming scoring; armies in supply are a stock a big win on an empty region drains
 # (SZ-10) and a shortage pays for with held regions (SZ-12); concede cheaply with the 1, mark
 # with the 6 where no marker is yet, keep one-use cards for the rounds that decide a scoring
-# (docs/training.md, "Sunzi's twelfth field"). Its knobs (params): 0 the weight of each later
-# scoring against the coming one, 1 the doubt about a lead per round left before a scoring,
-# 2 the price of an army placed from supply (falling with the rounds), 3 the price of one pulled
-# off a region in a shortage (half of it a gain when the opponent runs short), 4 the price of a
-# one-use card per point of its strength, 5 that price's factor in a scoring round or against an
-# opponent with 3 armies or fewer in supply, 6 a new marker's value per region worth, 7 the
-# yellow 1's extra draw, 8 how far the opponent's yellows lean to the regions that matter,
+# (docs/training.md, "`tempo`, and Sunzi's twelfth field"). Its knobs (params): 0 the weight
+# of each later scoring against the coming one, 1 the doubt about a lead per round left before
+# a scoring, 2 the price of an army placed from supply (falling with the rounds), 3 the price of
+# one pulled off a region in a shortage (half of it a gain when the opponent runs short), 4 the
+# price of a one-use card per point of its strength, 5 that price's factor in a scoring round or
+# against an opponent with 3 armies or fewer in supply, 6 a new marker's value per region worth,
+# 7 the yellow 1's extra draw, 8 how far the opponent's yellows lean to the regions that matter,
 # 9 how likely the opponent spends a one-use card on a region. Written for basic play: in
 # advanced games it knows the +2/+3 only as unseen cards and never buys an army (SZ-2).
 TEMPO_PARAMS = (0.7, 1.5, 0.3, 1.0, 0.6, 0.3, 0.5, 2.0, 1.0, 0.3)
@@ -1050,7 +1050,7 @@ def tempo_pair(pub, me, r, c, hand, knobs, table):
     if c == CARD.Y1 and rnd < 9 and pub[seat_at(me, S.DECK)] > 0:
         bonus += knobs[ONE_DRAW]
     if c >= CARD.W7:   # more one-use cards held than rounds left: each is cheaper
-        held = popcount(hand & ~YELLOW_CARDS & ((1 << (CARD.PLAGUE + 1)) - 1))
+        held = popcount(hand & DECK_ADVANCED)
         price = knobs[ONE_USE_PRICE] * ONE_USE_STRENGTH[c] * min(1.0, (9 - rnd) / max(1, held))
         if scoring or their_supply <= 3:
             price *= knobs[DECIDING]
