@@ -673,7 +673,7 @@ def bank_plan(seat, pub, hand, knobs, foreseen, trust):
     the opponent's spread of cards (bank_table), then the assignment that maximises the sum."""
     table = scratch.floats(TABLE)
     bank_table(seat, pub, hand, knobs, foreseen, trust, table)
-    return assign(table, hand, pub[P.N_REGIONS])
+    return assign(table, hand, 0, pub[P.N_REGIONS])
 
 
 @jit
@@ -766,13 +766,14 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
 
 
 @jit
-def assign(table, hand, n_regions):
-    """The cards of ``hand`` that maximise the sum of the table's worth, one a region: greedy,
-    then swaps and exchanges with the hand until nothing improves."""
+def assign(table, hand, first, n_regions):
+    """The cards of ``hand`` that maximise the sum of the table's worth (row r * ROW), one a
+    region from ``first`` on: greedy, then swaps and exchanges with the hand until nothing
+    improves. The plan holds card id << (4 * region)."""
     plan, used, done = 0, 0, 0
-    for _ in range(n_regions):
+    for _ in range(first, n_regions):
         best, best_r, best_c = -1e18, -1, -1
-        for r in range(n_regions):
+        for r in range(first, n_regions):
             if not (done >> r) & 1:
                 for c in range(15):
                     if ((hand >> c) & 1 and not (used >> c) & 1
@@ -785,7 +786,7 @@ def assign(table, hand, n_regions):
         plan |= best_c << (4 * best_r)
     for _ in range(12):
         improved = False
-        for r1 in range(n_regions):
+        for r1 in range(first, n_regions):
             c1 = (plan >> (4 * r1)) & 15
             for r2 in range(r1 + 1, n_regions):
                 c2 = (plan >> (4 * r2)) & 15
@@ -839,7 +840,7 @@ def foresee(seat, pub, knobs, rng, foreseen):
             c = nth_bit(left, rand_below(rng, 0, n_left))
             hand |= 1 << c
             left &= ~(1 << c)
-        plan = assign(table, hand, pub[P.N_REGIONS])
+        plan = assign(table, hand, 0, pub[P.N_REGIONS])
         for r in range(pub[P.N_REGIONS]):
             i = r * 16 + ((plan >> (4 * r)) & 15)
             scratch.put(foreseen, i, scratch.get(foreseen, i) + 1.0 / deals)
@@ -954,11 +955,10 @@ def banker(decision, seat, pub, mine, legal, knobs, rng, mirror):
 TEMPO_PARAMS = (0.7, 1.5, 0.3, 1.0, 0.6, 0.3, 0.5, 2.0, 1.0, 0.3)
 (LATER, DOUBT, SUPPLY_PRICE, PULL_PRICE, ONE_USE_PRICE, DECIDING, MARKER_WORTH, ONE_DRAW, LEAN,
  OPPOSING_ONE_USE) = range(10)
-# tempo_place's table: each (region, card)'s value, the plan, each region's lean, then for the
-# region being valued the opposing card's chances and the worth of each lead a battle can leave
-# (computed once per region and lead: most of a plan's time is these tanh calls).
-TEMPO_PLAN = MAX_REGIONS * 16
-TEMPO_LEAN = TEMPO_PLAN + MAX_REGIONS
+# tempo_plan's table: each (region, card)'s value in assign's rows, each region's lean, then for
+# the region being valued the opposing card's chances and the worth of each lead a battle can
+# leave (computed once per region and lead: most of a plan's time is these tanh calls).
+TEMPO_LEAN = MAX_REGIONS * ROW
 TEMPO_CHANCES = TEMPO_LEAN + MAX_REGIONS
 TEMPO_SPAN = 12
 TEMPO_WORTHS = TEMPO_CHANCES + 16
@@ -1081,9 +1081,10 @@ def tempo_pair(pub, me, r, c, hand, knobs, table):
 
 
 @jit
-def tempo_place(pub, mine, me, knobs):
-    """The hand assigned to the regions still to fill (greedy, then swaps and exchanges with
-    the hand); the card for region pub[P.REGION]."""
+def tempo_plan(pub, mine, me, knobs):
+    """The round's cards from region pub[P.REGION] on, 4 bits a region (assign's plan): each
+    card's whole-game worth on each region (tempo_pair), then the assignment of the hand that
+    maximises their sum."""
     table = scratch.floats(TEMPO_TABLE)
     n = pub[P.N_REGIONS]
     first = pub[P.REGION]
@@ -1099,55 +1100,23 @@ def tempo_place(pub, mine, me, knobs):
         tempo_chances(pub, me, scratch.get(table, TEMPO_LEAN + r) / top, knobs, table)
         for c in range(CARD.PLAGUE + 1):
             if (hand >> c) & 1:
-                scratch.put(table, r * 16 + c, tempo_pair(pub, me, r, c, mine[H.HAND], knobs,
-                                                          table))
-        scratch.put(table, TEMPO_PLAN + r, -1.0)
-    used = 0
-    for _ in range(first, n):
-        best, best_r, best_c = -1e18, -1, -1
-        for r in range(first, n):
-            if scratch.get(table, TEMPO_PLAN + r) < 0:
-                for c in range(CARD.PLAGUE + 1):
-                    if ((hand >> c) & 1 and not (used >> c) & 1
-                            and scratch.get(table, r * 16 + c) > best):
-                        best, best_r, best_c = scratch.get(table, r * 16 + c), r, c
-        if best_r < 0:
-            break
-        scratch.put(table, TEMPO_PLAN + best_r, best_c)
-        used |= 1 << best_c
-    for _ in range(30):
-        better = False
-        for r1 in range(first, n):
-            a1 = int(scratch.get(table, TEMPO_PLAN + r1))
-            for r2 in range(r1 + 1, n):
-                a2 = int(scratch.get(table, TEMPO_PLAN + r2))
-                if (scratch.get(table, r1 * 16 + a2) + scratch.get(table, r2 * 16 + a1)
-                        - scratch.get(table, r1 * 16 + a1) - scratch.get(table, r2 * 16 + a2)
-                        > 1e-9):
-                    scratch.put(table, TEMPO_PLAN + r1, a2)
-                    scratch.put(table, TEMPO_PLAN + r2, a1)
-                    a1 = a2
-                    better = True
-            for c in range(CARD.PLAGUE + 1):
-                if ((hand >> c) & 1 and not (used >> c) & 1
-                        and scratch.get(table, r1 * 16 + c) - scratch.get(table, r1 * 16 + a1)
-                        > 1e-9):
-                    used = (used & ~(1 << a1)) | (1 << c)
-                    scratch.put(table, TEMPO_PLAN + r1, c)
-                    a1 = c
-                    better = True
-        if not better:
-            break
-    return int(scratch.get(table, TEMPO_PLAN + first))
+                scratch.put(table, r * ROW + c, tempo_pair(pub, me, r, c, mine[H.HAND], knobs,
+                                                           table))
+    return assign(table, hand, first, n)
 
 
 @jit
 def tempo(decision, seat, pub, mine, legal, knobs):
     n = pub[P.N_REGIONS]
-    if decision == D.PLACE:
-        c = tempo_place(pub, mine, seat, knobs)
-        if 0 <= c < N_ACTIONS and legal[c]:
-            return c
+    if decision == D.PLACE:   # planned once a round: nothing it sees changes while it places
+        r = pub[P.REGION]
+        for attempt in range(2):
+            if attempt == 1 or mine[H.MEMORY + 1] != pub[P.ROUND]:
+                mine[H.MEMORY] = tempo_plan(pub, mine, seat, knobs)
+                mine[H.MEMORY + 1] = pub[P.ROUND]
+            c = (mine[H.MEMORY] >> (4 * r)) & 15
+            if c < N_ACTIONS and legal[c]:
+                return c
     elif decision == D.SPLIT:   # remove first: the same margin, no supply spent
         for a in range(N_ACTIONS - 1, -1, -1):
             if legal[a]:
