@@ -284,6 +284,7 @@ def test_tempo_keeps_its_armies_and_one_use_cards_as_stocks_at_a_price():
     drawing = holder_placements(with_knobs(ONE_DRAW=1e6), name="tempo")
     assert {(g, 1) for g in range(30)} <= {(g, r) for g, r, c in drawing if c == L.CARD.Y1}
 
+
 def test_mirror_is_banker_when_it_trusts_its_model_not_at_all():
     """mirror's only departure from banker is the spread it plans against (knob 12 blends in
     the cards banker would play from random deals of the opponent's unseen hand, SZ-6/SZ-13):
