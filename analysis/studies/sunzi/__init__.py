@@ -52,8 +52,8 @@ TRAINING = {"against": ("counter", "greedy"), "hold_out": None, "generations": 1
 # equilibrium (a linear program), as at every iteration. The generalist mixture (tolerance 0.02,
 # analysis.field.generalist_mixture) had shipped since the eighth field; on the thirteenth's
 # population the best responses found beat it by up to 56.1% on re-check seeds 5-9 and the
-# Nash mixture by up to 52.7% on seeds 5-11, and the tuned held-out players win less against the
-# Nash one ("Sunzi's thirteenth population with its Nash mixture"). 96 iterations, not 64: the
+# Nash mixture by up to 52.7% on seeds 5-11, and tuned accountant and reader win less against
+# the Nash one, solver 0.8 points more ("Sunzi's thirteenth population with its Nash mixture"). 96 iterations, not 64: the
 # same build stopped at 64 was beaten 57.6% and 60.9% on re-check seeds 6 and 7
 # ("Sunzi's thirteenth field").
 CAVEAT = ("Re-checked on fresh seeds (`balance field sunzi --check`, every start), the best "
