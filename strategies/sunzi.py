@@ -562,26 +562,36 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
 # removed, 10 how far the opponent's high yellows lean to the regions that matter to it, 11 a
 # new 6 marker's bonus (SZ-15).
 BANKER_PARAMS = (0.45, 0.85, 0.35, 6.3, 0.5, 0.7, 0.6, 0.10, 0.98, 0.116, 0.3, 0.6)
+BANK_KNOBS = len(BANKER_PARAMS)
 ONE_USE_WEIGHT = (0.75, 1.0, 1.2, 1.4, 0.8, 0.9, 1.0, 0.6, 1.0)   # ids 6..14: 7-10, +1..+3, -1, P
 KEEP_ORDER = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 5.0, 7.0, 9.0, 4.0, 5.5, 6.5, 2.5, 6.0, 1.0)
 SPAN = 12                     # margins m0 - SPAN .. m0 + SPAN are tabulated per region
 # A region's row of bank_plan's table: the 16 cards' worth, the tabulated margins' values, the
-# region's weight to the opponent, the opposing yellows' exp(lean) terms, and each scoring's
-# tile weight (computed once a round: the plan's cost is its transcendental calls).
+# region's weight to the opponent, the opposing yellows' exp(lean) terms, each scoring's tile
+# weight and the yellows' lean (computed once a round: the plan's cost is its transcendental
+# calls).
 MARGINS = 16
 REGION_WEIGHT = MARGINS + 2 * SPAN + 1
 YELLOWS = REGION_WEIGHT + 1
 TILE_WEIGHTS = YELLOWS + 6
-ROW = TILE_WEIGHTS + 3
+LEAN_AT = TILE_WEIGHTS + 3
+ROW = LEAN_AT + 1
 # After the rows, shared by every region because the slopes depend on the round and not on the
-# region: each scoring's slope, tanh(slope x m) for margins m in -REACH..REACH (filled when
-# first needed), and the chances of the opposing cards on the region being filled.
+# region: each scoring's slope, tanh(slope x m) for margins |m| up to REACH (filled when first
+# needed), then for the region being filled the chances of the opposing cards and the armies'
+# price of each battle margin -REACH_D..REACH_D.
 REACH = 40
 SLOPES = MAX_REGIONS * ROW
 TANHS = SLOPES + 3
-CHANCES = TANHS + 3 * (2 * REACH + 1)
-TABLE = CHANCES + 16
+CHANCES = TANHS + 3 * (REACH + 1)
+MEET_COSTS = CHANCES + 16
+REACH_D = 12
+TABLE = MEET_COSTS + 2 * REACH_D + 1
 UNKNOWN = -1e300              # a margin's value not computed yet this round
+# battle(c, o)'s margin for every pair of cards but the Plague: the planners' inner loops read
+# it instead of branching on the cards (the same rule, sim/sunzi/layout.py)
+MARGIN_OF = np.array([[battle(c, o)[0] for o in range(CARD.PLAGUE)] for c in range(CARD.PLAGUE)],
+                     np.int64)
 
 
 @jit
@@ -623,12 +633,7 @@ def card_meets(c, o, m0, mine_there, theirs_there, supply, knobs, my_six, their_
         cost -= knobs[9] * swing
     else:
         d = battle(c, o)[0]
-        if d > 0:
-            removed = min(d, theirs_there)
-            placed = d - removed
-            cost += placed * knobs[7] - knobs[9] * removed + max(placed - supply, 0) * knobs[8]
-        elif d < 0:
-            cost += knobs[9] * min(-d, mine_there)
+        cost += margin_price(d, mine_there, theirs_there, supply, knobs)
         m += d
         if CARD.PLUS2 <= c <= CARD.PLUS3:
             cost += (c - CARD.PLUS1) * knobs[7]
@@ -641,6 +646,19 @@ def card_meets(c, o, m0, mine_there, theirs_there, supply, knobs, my_six, their_
 
 
 @inline
+def margin_price(d, mine_there, theirs_there, supply, knobs):
+    """The armies' price in tile points of a battle won (d > 0) or lost by d: placed from
+    supply, beyond supply (SZ-12) or removed from the loser (SZ-10)."""
+    if d > 0:
+        removed = min(d, theirs_there)
+        placed = d - removed
+        return placed * knobs[7] - knobs[9] * removed + max(placed - supply, 0) * knobs[8]
+    if d < 0:
+        return knobs[9] * min(-d, mine_there)
+    return 0.0
+
+
+@inline
 def tabulated_value(table, row, i, m, k):
     """scoring_value at margin m from the row's slopes and tile weights, computed once per
     round and margin (most of the plan's time is these tanh calls, and a round needs only the
@@ -648,8 +666,10 @@ def tabulated_value(table, row, i, m, k):
     v = scratch.get(table, row + MARGINS + i)
     if v == UNKNOWN:
         v = 0.0
-        for j in range(k, 3):
-            v += scratch.get(table, row + TILE_WEIGHTS + j) * shared_tanh(table, j, m)
+        for j in range(k, 3):   # a zero weight adds nothing (the sum is never -0.0): no call
+            w = scratch.get(table, row + TILE_WEIGHTS + j)
+            if w != 0.0:
+                v += w * shared_tanh(table, j, m)
         scratch.put(table, row + MARGINS + i, v)
     return v
 
@@ -657,14 +677,32 @@ def tabulated_value(table, row, i, m, k):
 @inline
 def shared_tanh(table, j, m):
     """tanh(slope_j x m), computed once a round per scoring and margin for every region."""
-    if -REACH <= m <= REACH:
-        at = TANHS + j * (2 * REACH + 1) + m + REACH
+    a = abs(m)
+    if a <= REACH:   # tanh is odd (exactly, in the C library too): one call serves m and -m
+        at = TANHS + j * (REACH + 1) + a
         t = scratch.get(table, at)
         if t == UNKNOWN:
-            t = math.tanh(scratch.get(table, SLOPES + j) * m)
+            t = math.tanh(scratch.get(table, SLOPES + j) * a)
             scratch.put(table, at, t)
-        return t
+        return t if m >= 0 else -t
     return math.tanh(scratch.get(table, SLOPES + j) * m)
+
+
+@inline
+def margins_reached(hand, table, chances, above, my_six, their_six):
+    """A bit per margin change (offset by SPAN) that a card of ``hand`` but the Plague can
+    make against an opposing card but the Plague whose chance (table[chances + card]) is above
+    ``above``, the yellow 6's markers counted (SZ-15). The planners value these first: their
+    inner loops then call nothing and keep their sums in registers (twice as fast)."""
+    needed = 0
+    for c in range(CARD.PLAGUE):
+        if (hand >> c) & 1:
+            shift = SPAN + (1 if c == CARD.Y6 and my_six else 0)
+            for o in range(CARD.PLAGUE):
+                if scratch.get(table, chances + o) > above:
+                    needed |= 1 << (MARGIN_OF[c, o] + shift
+                                    - (1 if o == CARD.Y6 and their_six else 0))
+    return needed
 
 
 @jit
@@ -672,8 +710,19 @@ def bank_plan(seat, pub, hand, knobs, foreseen, trust):
     """The round's cards, 4 bits a region: each card's expected worth on each region against
     the opponent's spread of cards (bank_table), then the assignment that maximises the sum."""
     table = scratch.floats(TABLE)
-    bank_table(seat, pub, hand, knobs, foreseen, trust, table)
-    return assign(table, hand, 0, pub[P.N_REGIONS])
+    bank_table(seat, pub, hand, stack_knobs(knobs), foreseen, trust, table)
+    return assign(table, hand, np.int64(0), pub[P.N_REGIONS])
+
+
+@inline
+def stack_knobs(knobs):
+    """banker's knobs copied to the stack: bank_table then has one argument type for a seat's
+    knobs and for foresee's model (Numba compiles a function once per argument types, into
+    every Sunzi kernel)."""
+    copy = scratch.floats(BANK_KNOBS)
+    for i in range(BANK_KNOBS):
+        scratch.put(copy, i, knobs[i])
+    return copy
 
 
 @jit
@@ -694,7 +743,7 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
     expected_out = min(knobs[6] * in_hand * (1.5 if scoring else 1.0), float(in_hand))
     for j in range(k, 3):   # scoring_value's terms, computed once for the whole table
         scratch.put(table, SLOPES + j, slope(knobs, j, rnd))
-    for i in range(k * (2 * REACH + 1), 3 * (2 * REACH + 1)):
+    for i in range(k * (REACH + 1), 3 * (REACH + 1)):
         scratch.put(table, TANHS + i, UNKNOWN)
     weight_sum = 0.0
     for r in range(n_regions):   # scoring_value's derivative at today's margin, term by term
@@ -703,9 +752,10 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
         for j in range(k, 3):
             w = tile_weight(pub, r, j, k, knobs)
             scratch.put(table, r * ROW + TILE_WEIGHTS + j, w)
-            s = scratch.get(table, SLOPES + j)
-            t = shared_tanh(table, j, m0)
-            weight += w * (s * (1.0 - t * t))
+            if w != 0.0:
+                s = scratch.get(table, SLOPES + j)
+                t = shared_tanh(table, j, m0)
+                weight += w * (s * (1.0 - t * t))
         weight += 0.01
         scratch.put(table, r * ROW + REGION_WEIGHT, weight)
         weight_sum += weight
@@ -721,9 +771,15 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
                     below += 1
         lean = knobs[10] * (2.0 * below / (n_regions - 1.0) - 1.0) if n_regions > 1 else 0.0
         q = min(expected_out * weight / weight_sum, 0.9) if n_unseen > 0 and in_hand > 0 else 0.0
+        twin = -1   # a region leaning the other way by as much: the same terms, reversed
+        for r2 in range(r):
+            if scratch.get(table, r2 * ROW + LEAN_AT) == -lean:
+                twin = r2
+        scratch.put(table, row + LEAN_AT, lean)
         yellow_sum = 0.0
         for v in range(6):
-            e = math.exp(lean * (v - 2.5))
+            e = (scratch.get(table, twin * ROW + YELLOWS + 5 - v) if twin >= 0
+                 else math.exp(lean * (v - 2.5)))
             scratch.put(table, row + YELLOWS + v, e)
             yellow_sum += e
         mine_there = pub[region_at(r, RG.ARMIES) + seat]
@@ -732,6 +788,9 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
         their_six = pub[region_at(r, RG.SIX_USED) + op] == 0
         for i in range(2 * SPAN + 1):   # filled when first needed (tabulated_value)
             scratch.put(table, row + MARGINS + i, UNKNOWN)
+        for d in range(-REACH_D, REACH_D + 1):   # card_meets's sum, 0.0 plus the price
+            scratch.put(table, MEET_COSTS + d + REACH_D,
+                        0.0 + margin_price(d, mine_there, theirs_there, supply, knobs))
         for o in range(15):
             if o < 6:
                 p = (1.0 - q) * scratch.get(table, row + YELLOWS + o) / yellow_sum
@@ -742,21 +801,49 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
             if trust > 0.0:
                 p = (1.0 - trust) * p + trust * scratch.get(foreseen, r * 16 + o)
             scratch.put(table, CHANCES + o, p)
+        needed = margins_reached(hand, table, CHANCES, 0.0, my_six, their_six)
+        while needed:
+            i = nth_bit(needed, 0)
+            tabulated_value(table, row, i, m0 + i - SPAN, k)
+            needed &= needed - 1
+        six_cost = knobs[7] - knobs[11]
+        p_plague = scratch.get(table, CHANCES + CARD.PLAGUE)
+        # against the Plague every card but a marking 6 meets the same (card_meets)
+        against_plague = (meet_worth(pub, r, CARD.Y1, CARD.PLAGUE, m0, mine_there, theirs_there,
+                                     supply, knobs, my_six, their_six, table, row, k)
+                          if p_plague != 0.0 else 0.0)
         for c in range(15):
             if not (hand >> c) & 1:
                 scratch.put(table, row + c, -1e9)
                 continue
             worth = 0.0
-            for o in range(15):
-                p = scratch.get(table, CHANCES + o)
-                if p == 0.0:
-                    continue
-                m, cost = card_meets(c, o, m0, mine_there, theirs_there, supply, knobs,
-                                     my_six, their_six)
-                i = m - m0 + SPAN
-                value = (tabulated_value(table, row, i, m, k) if 0 <= i <= 2 * SPAN
-                         else scoring_value(pub, r, m, k, rnd, knobs, False))
-                worth += p * (value - cost)
+            if c == CARD.PLAGUE:
+                for o in range(15):
+                    p = scratch.get(table, CHANCES + o)
+                    if p != 0.0:
+                        worth += p * meet_worth(pub, r, c, o, m0, mine_there, theirs_there,
+                                                supply, knobs, my_six, their_six, table, row, k)
+            else:   # card_meets's sums in its order, the margin's price tabulated
+                mark = c == CARD.Y6 and my_six
+                extra = (c - CARD.PLUS1) * knobs[7] if CARD.PLUS2 <= c <= CARD.PLUS3 else 0.0
+                for o in range(CARD.PLAGUE):
+                    p = scratch.get(table, CHANCES + o)
+                    if p == 0.0:
+                        continue
+                    d = MARGIN_OF[c, o]
+                    m = m0 + d
+                    cost = scratch.get(table, MEET_COSTS + d + REACH_D) + extra
+                    if mark:
+                        m += 1
+                        cost += six_cost
+                    if o == CARD.Y6 and their_six:
+                        m -= 1
+                    worth += p * (scratch.get(table, row + MARGINS + m - m0 + SPAN) - cost)
+                if p_plague != 0.0:
+                    worth += p_plague * (meet_worth(pub, r, c, CARD.PLAGUE, m0, mine_there,
+                                                    theirs_there, supply, knobs, my_six,
+                                                    their_six, table, row, k)
+                                         if mark else against_plague)
             if c >= CARD.W7:
                 worth -= (knobs[3] * ONE_USE_WEIGHT[c - CARD.W7] * (9 - rnd) / 8.0
                           * (knobs[4] if scoring else 1.0))
@@ -765,25 +852,54 @@ def bank_table(seat, pub, hand, knobs, foreseen, trust, table):
             scratch.put(table, row + c, worth)
 
 
+@inline
+def meet_worth(pub, r, c, o, m0, mine_there, theirs_there, supply, knobs, my_six, their_six,
+               table, row, k):
+    """Card c against o on region r (bank_table's row): the margin's value less its price."""
+    m, cost = card_meets(c, o, m0, mine_there, theirs_there, supply, knobs, my_six, their_six)
+    i = m - m0 + SPAN
+    value = (tabulated_value(table, row, i, m, k) if 0 <= i <= 2 * SPAN
+             else scoring_value(pub, r, m, k, max(pub[P.ROUND], 1), knobs, False))
+    return value - cost
+
+
+@inline
+def region_best(table, hand, used, r, best_value, best_card):
+    """Region r's best card of ``hand`` not ``used`` (the first of equals) and its worth."""
+    best, pick = -1e18, -1
+    for c in range(15):
+        if (hand >> c) & 1 and not (used >> c) & 1 and scratch.get(table, r * ROW + c) > best:
+            best, pick = scratch.get(table, r * ROW + c), c
+    scratch.put(best_value, r, best)
+    scratch.put(best_card, r, pick)
+
+
 @jit
 def assign(table, hand, first, n_regions):
     """The cards of ``hand`` that maximise the sum of the table's worth (row r * ROW), one a
     region from ``first`` on: greedy, then swaps and exchanges with the hand until nothing
     improves. The plan holds card id << (4 * region)."""
     plan, used, done = 0, 0, 0
+    # greedy: the best (region, card) left, the first of equals; each region's best is kept
+    # and found again only when another region takes its card
+    best_value = scratch.floats(MAX_REGIONS)
+    best_card = scratch.floats(MAX_REGIONS)
+    for r in range(first, n_regions):
+        region_best(table, hand, used, r, best_value, best_card)
     for _ in range(first, n_regions):
-        best, best_r, best_c = -1e18, -1, -1
+        best, best_r = -1e18, -1
         for r in range(first, n_regions):
-            if not (done >> r) & 1:
-                for c in range(15):
-                    if ((hand >> c) & 1 and not (used >> c) & 1
-                            and scratch.get(table, r * ROW + c) > best):
-                        best, best_r, best_c = scratch.get(table, r * ROW + c), r, c
+            if not (done >> r) & 1 and scratch.get(best_value, r) > best:
+                best, best_r = scratch.get(best_value, r), r
         if best_r < 0:
             break
+        best_c = int(scratch.get(best_card, best_r))
         done |= 1 << best_r
         used |= 1 << best_c
         plan |= best_c << (4 * best_r)
+        for r in range(first, n_regions):
+            if not (done >> r) & 1 and int(scratch.get(best_card, r)) == best_c:
+                region_best(table, hand, used, r, best_value, best_card)
     for _ in range(12):
         improved = False
         for r1 in range(first, n_regions):
@@ -797,14 +913,15 @@ def assign(table, hand, first, n_regions):
                     plan |= (c2 << (4 * r1)) | (c1 << (4 * r2))
                     c1 = c2
                     improved = True
-            for c in range(15):
-                if ((hand >> c) & 1 and not (used >> c) & 1
-                        and scratch.get(table, r1 * ROW + c) > scratch.get(table, r1 * ROW + c1)
-                        + 1e-9):
+            rest = hand & ~used & 32767
+            while rest:   # the cards left in the hand, in order (an exchange frees a card)
+                c = nth_bit(rest, 0)
+                if scratch.get(table, r1 * ROW + c) > scratch.get(table, r1 * ROW + c1) + 1e-9:
                     used = (used & ~(1 << c1)) | (1 << c)
                     plan = (plan & ~(15 << (4 * r1))) | (c << (4 * r1))
                     c1 = c
                     improved = True
+                rest = hand & ~used & 32767 & ~((2 << c) - 1)
         if not improved:
             break
     return plan
@@ -833,14 +950,14 @@ def foresee(seat, pub, knobs, rng, foreseen):
     # a card's worth does not depend on the rest of the hand: one table serves every deal
     # (the model plans at trust 0, so its own ``foreseen`` argument is never read)
     table = scratch.floats(TABLE)
-    bank_table(op, pub, YELLOW_CARDS | unseen, BANKER_PARAMS, table, 0.0, table)
+    bank_table(op, pub, YELLOW_CARDS | unseen, stack_knobs(BANKER_PARAMS), table, 0.0, table)
     for _ in range(deals):
-        hand, left = YELLOW_CARDS, unseen
+        hand, left = np.int64(YELLOW_CARDS), unseen
         for n_left in range(n_unseen, n_unseen - in_hand, -1):
             c = nth_bit(left, rand_below(rng, 0, n_left))
             hand |= 1 << c
             left &= ~(1 << c)
-        plan = assign(table, hand, 0, pub[P.N_REGIONS])
+        plan = assign(table, hand, np.int64(0), pub[P.N_REGIONS])
         for r in range(pub[P.N_REGIONS]):
             i = r * 16 + ((plan >> (4 * r)) & 15)
             scratch.put(foreseen, i, scratch.get(foreseen, i) + 1.0 / deals)
@@ -960,9 +1077,17 @@ TEMPO_PARAMS = (0.7, 1.5, 0.3, 1.0, 0.6, 0.3, 0.5, 2.0, 1.0, 0.3)
 # leave (computed once per region and lead: most of a plan's time is these tanh calls).
 TEMPO_LEAN = MAX_REGIONS * ROW
 TEMPO_CHANCES = TEMPO_LEAN + MAX_REGIONS
-TEMPO_SPAN = 12
+TEMPO_SPAN = SPAN             # the offset of margins_reached's bits
 TEMPO_WORTHS = TEMPO_CHANCES + 16
-TEMPO_TABLE = TEMPO_WORTHS + 2 * TEMPO_SPAN + 1
+# Then, shared by every region since a lead's doubt depends on the round and the scoring only,
+# each scoring's width and tanh(lead / width) for leads |lead| up to TEMPO_REACH (filled when
+# first needed: a plan's leads overlap from region to region), and for the region being valued
+# the armies' price or gain of each battle margin (army_gain).
+TEMPO_REACH = 40
+TEMPO_WIDTHS = TEMPO_WORTHS + 2 * TEMPO_SPAN + 1
+TEMPO_TANHS = TEMPO_WIDTHS + 3
+TEMPO_GAINS = TEMPO_TANHS + 3 * (TEMPO_REACH + 1)
+TEMPO_TABLE = TEMPO_GAINS + 2 * REACH_D + 1
 
 
 @jit
@@ -975,6 +1100,44 @@ def whole_game_worth(pub, r, lead, knobs):
     for k in range((rnd - 1) // SCORING_EVERY, 3):
         width = knobs[DOUBT] * math.sqrt(SCORING_EVERY * (k + 1) - rnd) + 0.35
         total_worth += w * pub[region_at(r, RG.TILE) + k] * math.tanh(lead / width)
+        w *= knobs[LATER]
+    return total_worth
+
+
+@jit
+def tempo_widths(pub, knobs, table):
+    """whole_game_worth's widths for this round into the table, its tanh terms marked unknown."""
+    rnd = pub[P.ROUND]
+    for k in range((rnd - 1) // SCORING_EVERY, 3):
+        scratch.put(table, TEMPO_WIDTHS + k,
+                    knobs[DOUBT] * math.sqrt(SCORING_EVERY * (k + 1) - rnd) + 0.35)
+    for i in range(3 * (TEMPO_REACH + 1)):
+        scratch.put(table, TEMPO_TANHS + i, UNKNOWN)
+
+
+@inline
+def lead_tanh(table, k, lead):
+    """tanh(lead / width) of scoring k for an integer lead, computed once a plan."""
+    a = abs(lead)
+    if a <= TEMPO_REACH:   # tanh is odd, exactly: one call serves lead and -lead
+        at = TEMPO_TANHS + k * (TEMPO_REACH + 1) + a
+        t = scratch.get(table, at)
+        if t == UNKNOWN:
+            t = math.tanh(a / scratch.get(table, TEMPO_WIDTHS + k))
+            scratch.put(table, at, t)
+        return t if lead >= 0 else -t
+    return math.tanh(lead / scratch.get(table, TEMPO_WIDTHS + k))
+
+
+@jit
+def planned_worth(pub, r, lead, knobs, table):
+    """whole_game_worth of an integer lead, the same sums with the plan's shared tanh terms
+    (tempo_widths first)."""
+    total_worth, w = 0.0, 1.0
+    for k in range((pub[P.ROUND] - 1) // SCORING_EVERY, 3):
+        weight = w * pub[region_at(r, RG.TILE) + k]
+        if weight != 0.0:   # adds nothing (the sum is never -0.0): no tanh
+            total_worth += weight * lead_tanh(table, k, lead)
         w *= knobs[LATER]
     return total_worth
 
@@ -999,11 +1162,13 @@ def tempo_chances(pub, me, lean, knobs, table):
         p_one_use = min(0.8, knobs[OPPOSING_ONE_USE] * their_one_use * (1.5 if scoring else 1.0)
                         / pub[P.N_REGIONS])
     yellow_sum = 0.0
-    for v in range(6):
-        yellow_sum += math.exp(knobs[LEAN] * lean * (v - 2.5) / 2.5)
+    for v in range(6):   # each yellow's weight, kept in its own slot until its chance replaces it
+        e = math.exp(knobs[LEAN] * lean * (v - 2.5) / 2.5)
+        scratch.put(table, TEMPO_CHANCES + v, e)
+        yellow_sum += e
     for o in range(CARD.PLAGUE + 1):
         if o < 6:
-            p = (1.0 - p_one_use) * math.exp(knobs[LEAN] * lean * (o - 2.5) / 2.5) / yellow_sum
+            p = (1.0 - p_one_use) * scratch.get(table, TEMPO_CHANCES + o) / yellow_sum
         elif (unseen >> o) & 1:
             p = p_one_use / n_unseen
         else:
@@ -1020,13 +1185,13 @@ def tempo_worth(pub, r, lead, after, knobs, table):
     if 0 <= i <= 2 * TEMPO_SPAN:
         v = scratch.get(table, TEMPO_WORTHS + i)
         if v == UNKNOWN:
-            v = whole_game_worth(pub, r, after, knobs)
+            v = planned_worth(pub, r, after, knobs, table)
             scratch.put(table, TEMPO_WORTHS + i, v)
         return v
-    return whole_game_worth(pub, r, after, knobs)
+    return planned_worth(pub, r, after, knobs, table)
 
 
-@jit
+@inline
 def tempo_pair(pub, me, r, c, hand, knobs, table):
     """Card c on region r: its expected whole-game worth against the opposing card's chances
     (tempo_chances), with the armies it places or pulls priced, plus the bonus or price of
@@ -1043,7 +1208,7 @@ def tempo_pair(pub, me, r, c, hand, knobs, table):
     bonus = 0.0
     mark = 1 if c == CARD.Y6 and pub[region_at(r, RG.SIX_USED + me)] == 0 else 0
     if mark:   # SZ-15: a marker no battle removes, paid with an army from supply
-        bonus += (knobs[MARKER_WORTH] * whole_game_worth(pub, r, 1.0, knobs)
+        bonus += (knobs[MARKER_WORTH] * planned_worth(pub, r, 1, knobs, table)
                   / (1e-9 + math.tanh(1.0 / 0.35)))
         bonus -= army_price if supply > 0 else knobs[PULL_PRICE]
         supply -= 1
@@ -1055,29 +1220,39 @@ def tempo_pair(pub, me, r, c, hand, knobs, table):
         if scoring or their_supply <= 3:
             price *= knobs[DECIDING]
         bonus -= price
-    expected = 0.0
-    for o in range(CARD.PLAGUE + 1):
+    their_six = pub[region_at(r, RG.SIX_USED + op)] == 0
+    plague_swing = (theirs_there + 1) // 2 - (mine_there + 1) // 2   # OP-4's default: each
+    expected = 0.0                                                    # side loses half
+    if c != CARD.PLAGUE:   # the leads it leaves are valued (tempo_plan): no call, no spill
+        for o in range(CARD.PLAGUE):
+            p = scratch.get(table, TEMPO_CHANCES + o)
+            if p < 0.0:
+                continue
+            d = MARGIN_OF[c, o]
+            i = mark - (1 if o == CARD.Y6 and their_six else 0) + d + TEMPO_SPAN
+            gain = (army_gain(d, mine_there, theirs_there, supply, their_supply, army_price, knobs)
+                    if mark else scratch.get(table, TEMPO_GAINS + d + REACH_D))
+            expected += p * (scratch.get(table, TEMPO_WORTHS + i) + gain)
+    for o in range(0 if c == CARD.PLAGUE else CARD.PLAGUE, CARD.PLAGUE + 1):
         p = scratch.get(table, TEMPO_CHANCES + o)
-        if p < 0.0:
-            continue
-        after = lead + mark
-        if o == CARD.Y6 and pub[region_at(r, RG.SIX_USED + op)] == 0:
-            after -= 1
-        gain = 0.0
-        if c == CARD.PLAGUE or o == CARD.PLAGUE:   # OP-4's default: each side loses half
-            after += (theirs_there + 1) // 2 - (mine_there + 1) // 2
-        else:
-            d = battle(c, o)[0]
-            after += d
-            if d > 0:   # SZ-10: the loser's armies removed first, the rest placed
-                placed = max(0, d - theirs_there)
-                gain -= (army_price * min(placed, max(supply, 0))
-                         + knobs[PULL_PRICE] * max(0, placed - max(supply, 0)))
-            elif d < 0:   # the opponent's placements may run its supply out (SZ-12)
-                placed = max(0, -d - mine_there)
-                gain += knobs[PULL_PRICE] * 0.5 * max(0, placed - their_supply)
-        expected += p * (tempo_worth(pub, r, lead, after, knobs, table) + gain)
+        if p >= 0.0:
+            after = lead + mark - (1 if o == CARD.Y6 and their_six else 0) + plague_swing
+            expected += p * (tempo_worth(pub, r, lead, after, knobs, table) + 0.0)
     return expected + bonus
+
+
+@inline
+def army_gain(d, mine_there, theirs_there, supply, their_supply, army_price, knobs):
+    """The armies' price (negative) or gain of a battle won (d > 0) or lost by d."""
+    gain = 0.0
+    if d > 0:   # SZ-10: the loser's armies removed first, the rest placed
+        placed = max(0, d - theirs_there)
+        gain -= (army_price * min(placed, max(supply, 0))
+                 + knobs[PULL_PRICE] * max(0, placed - max(supply, 0)))
+    elif d < 0:   # the opponent's placements may run its supply out (SZ-12)
+        placed = max(0, -d - mine_there)
+        gain += knobs[PULL_PRICE] * 0.5 * max(0, placed - their_supply)
+    return gain
 
 
 @jit
@@ -1089,15 +1264,31 @@ def tempo_plan(pub, mine, me, knobs):
     n = pub[P.N_REGIONS]
     first = pub[P.REGION]
     hand = mine[H.HAND] & ((1 << (CARD.PLAGUE + 1)) - 1)
+    tempo_widths(pub, knobs, table)
     top = 1e-9
     for r in range(first, n):   # how much a swing of 2 armies matters there
         lead = margin_now(pub, me, r)
-        swing = (whole_game_worth(pub, r, lead + 2.0, knobs)
-                 - whole_game_worth(pub, r, lead - 2.0, knobs))
+        swing = (planned_worth(pub, r, lead + 2, knobs, table)
+                 - planned_worth(pub, r, lead - 2, knobs, table))
         scratch.put(table, TEMPO_LEAN + r, swing)
         top = max(top, swing)
+    army_price = knobs[SUPPLY_PRICE] * (10 - pub[P.ROUND]) / 9.0 + 0.05
     for r in range(first, n):
         tempo_chances(pub, me, scratch.get(table, TEMPO_LEAN + r) / top, knobs, table)
+        for d in range(-REACH_D, REACH_D + 1):   # tempo_pair's army_gain, but for a new marker
+            scratch.put(table, TEMPO_GAINS + d + REACH_D,
+                        army_gain(d, pub[region_at(r, RG.ARMIES + me)],
+                                  pub[region_at(r, RG.ARMIES + 1 - me)],
+                                  pub[seat_at(me, S.SUPPLY)], pub[seat_at(1 - me, S.SUPPLY)],
+                                  army_price, knobs))
+        needed = margins_reached(hand, table, TEMPO_CHANCES, -0.5,
+                                 pub[region_at(r, RG.SIX_USED + me)] == 0,
+                                 pub[region_at(r, RG.SIX_USED + 1 - me)] == 0)
+        lead = margin_now(pub, me, r)
+        while needed:
+            i = nth_bit(needed, 0)
+            tempo_worth(pub, r, lead, lead + i - TEMPO_SPAN, knobs, table)
+            needed &= needed - 1
         for c in range(CARD.PLAGUE + 1):
             if (hand >> c) & 1:
                 scratch.put(table, r * ROW + c, tempo_pair(pub, me, r, c, mine[H.HAND], knobs,
@@ -1165,22 +1356,17 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     if kind == GREEDY or kind == COUNTER:
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
                          kind == COUNTER)
-    if kind == RESERVE:
+    if RESERVE <= kind <= HOLDER:
+        # one call for the four, each of its defaults where a kind has no parameter: Numba
+        # compiles a function once per call signature, and into every Sunzi kernel
+        settle, plans, holder = kind != RESERVE, kind >= PLANNER, kind == HOLDER
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
-                         True, params[2])
-    if kind == SETTLE:
-        return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
-                         True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
-                         params[6])
-    if kind == PLANNER:
-        return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
-                         True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
-                         params[6], params[7], params[8])
-    if kind == HOLDER:
-        return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
-                         True, params[2], int(params[3] + 0.5), params[4], int(params[5] + 0.5),
-                         params[6], params[7], params[8], True,
-                         (params[9], params[10], params[11], params[12], params[13], params[14]))
+                         True, params[2], int(params[3] + 0.5) if settle else 0,
+                         params[4] if settle else 0.0, int(params[5] + 0.5) if settle else 1,
+                         params[6] if settle else 0.3, params[7] if plans else 0.0,
+                         params[8] if plans else 0.0, holder,
+                         (params[9], params[10], params[11], params[12], params[13], params[14])
+                         if holder else (0.0, 0.0, 0.0, 0.0, 0.0, 0.0))
     if kind == BANKER or kind == MIRROR:
         return banker(decision, seat, obs.pub, obs.mine, legal, params, rng, kind == MIRROR)
     if kind == TEMPO:

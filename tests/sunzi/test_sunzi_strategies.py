@@ -346,8 +346,10 @@ def test_banker_shares_its_tanh_across_regions_without_changing_a_value(mode):
     knobs = np.array(S.BANKER_PARAMS)
     steeper = knobs.copy()
     steeper[0], steeper[1], steeper[2] = 2.0, 0.05, 0.9   # other slopes, later scorings weighed
+    now_only = knobs.copy()
+    now_only[2] = 0.0   # later scorings weigh nothing (every shipped mirror): their tanh skipped
     for seat, pub, hand in states:
-        for k in (knobs, steeper):
+        for k in (knobs, steeper, now_only):
             gap, filled = table_against_formula(seat, pub, hand, k)
             assert filled > 0 and gap == 0.0
 
@@ -365,3 +367,99 @@ def test_a_side_does_not_see_the_opponents_hidden_cards(strategy):
         _, events, _ = play_one("sunzi", rules, ["random", strategy], seed=6)
         placements.append([tuple(e[3:5]) for e in events if e[0] == L.EV.PLACE and e[1] == 1 and e[2] == 1])
     assert placements[0] == placements[1] and len(placements[0]) == 5
+
+
+TEMPO_TABLE = S.TEMPO_TABLE
+
+
+@njit
+def planned_against_formula(pub, knobs):
+    """The largest gap between tempo's plan-time worth of a lead (one tanh per scoring and
+    |lead| shared by every region) and whole_game_worth computed afresh."""
+    table = scratch.floats(TEMPO_TABLE)
+    S.tempo_widths(pub, knobs, table)
+    gap = 0.0
+    for r in range(pub[L.P.N_REGIONS]):
+        for lead in range(-45, 46):   # beyond the tabulated 40 too
+            gap = max(gap, abs(S.planned_worth(pub, r, lead, knobs, table)
+                               - S.whole_game_worth(pub, r, float(lead), knobs)))
+    return gap
+
+
+def test_tempo_shares_its_tanh_across_regions_without_changing_a_value():
+    """tempo's plan computes tanh(lead / width) once per scoring and |lead| (the width depends
+    on the round, SZ-18's scorings, not on the region; tanh is odd): every worth must equal
+    whole_game_worth's, to the bit, at every round, later scorings weighed or not."""
+    states = []
+
+    def spy(obs, legal, decision, seat):
+        if decision == L.D.PLACE:
+            states.append(obs.pub.copy())
+        return int(np.flatnonzero(legal)[-1])
+
+    simulate("sunzi", None, [Strategy("spy", agent=spy), "counter"], 12, seed=3, rotate_seats=True)
+    assert {int(pub[L.P.ROUND]) for pub in states} == set(range(1, 10))
+    knobs = np.array(S.TEMPO_PARAMS)
+    now_only = knobs.copy()
+    now_only[S.LATER] = 0.0
+    for pub in states:
+        for k in (knobs, now_only):
+            assert planned_against_formula(pub, k) == 0.0
+
+
+def reference_assign(worth, hand, first, n_regions):
+    """assign's rule written plainly: the first best (region, card) left until every region
+    has a card, then swaps between regions and exchanges with the hand while one improves."""
+    plan, used, done = {}, set(), set()
+    for _ in range(first, n_regions):
+        best, pick = -1e18, None
+        for r in range(first, n_regions):
+            for c in range(15):
+                if r not in done and (hand >> c) & 1 and c not in used and worth[r, c] > best:
+                    best, pick = worth[r, c], (r, c)
+        if pick is None:
+            break
+        done.add(pick[0])
+        used.add(pick[1])
+        plan[pick[0]] = pick[1]
+    for _ in range(12):
+        improved = False
+        for r1 in range(first, n_regions):
+            for r2 in range(r1 + 1, n_regions):
+                c1, c2 = plan[r1], plan[r2]
+                if worth[r1, c2] + worth[r2, c1] > worth[r1, c1] + worth[r2, c2] + 1e-9:
+                    plan[r1], plan[r2], improved = c2, c1, True
+            for c in range(15):
+                if (hand >> c) & 1 and c not in used and worth[r1, c] > worth[r1, plan[r1]] + 1e-9:
+                    used.discard(plan[r1])
+                    used.add(c)
+                    plan[r1], improved = c, True
+        if not improved:
+            break
+    return sum(c << (4 * r) for r, c in plan.items())
+
+
+TABLE_SIZE = S.TABLE
+
+
+@njit
+def assign_from(worth, hand, first):
+    table = scratch.floats(TABLE_SIZE)
+    for r in range(worth.shape[0]):
+        for c in range(15):
+            scratch.put(table, r * S.ROW + c, worth[r, c])
+    return S.assign(table, hand, first, worth.shape[0])
+
+
+def test_assign_is_its_plain_rule():
+    """assign keeps each region's best card between greedy steps and walks the hand's cards by
+    their bits; on random tables, ties included (worths from a few values), its plan must be the
+    plain rule's: banker's, mirror's and tempo's plays rest on it."""
+    rng = np.random.default_rng(8)
+    for trial in range(400):
+        worth = rng.choice([-2.0, 0.0, 0.5, 1.0, 3.0], size=(5, 15))
+        if trial % 2:
+            worth += rng.normal(0, 1e-3, size=worth.shape)
+        hand = int(rng.choice(1 << 15, replace=False)) | int(S.YELLOW_CARDS)
+        first = int(rng.integers(0, 3))
+        assert assign_from(worth, hand, first) == reference_assign(worth, hand, first, 5)
