@@ -1237,7 +1237,7 @@ def tempo_pair(pub, me, r, c, hand, knobs, table):
         p = scratch.get(table, TEMPO_CHANCES + o)
         if p >= 0.0:
             after = lead + mark - (1 if o == CARD.Y6 and their_six else 0) + plague_swing
-            expected += p * (tempo_worth(pub, r, lead, after, knobs, table) + 0.0)
+            expected += p * tempo_worth(pub, r, lead, after, knobs, table)
     return expected + bonus
 
 
@@ -1357,8 +1357,8 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
                          kind == COUNTER)
     if RESERVE <= kind <= HOLDER:
-        # one call for the four, each of its defaults where a kind has no parameter: Numba
-        # compiles a function once per call signature, and into every Sunzi kernel
+        # one call for the four, heuristic's own defaults (its signature) where a kind has no
+        # parameter: Numba compiles a function once per call signature, into every Sunzi kernel
         settle, plans, holder = kind != RESERVE, kind >= PLANNER, kind == HOLDER
         return heuristic(decision, seat, obs.pub, obs.mine, legal, params[0], params[1], rng,
                          True, params[2], int(params[3] + 0.5) if settle else 0,
