@@ -7,6 +7,8 @@
 - ``cards``      per-card tables (GIH / OH / GD / GNS win rates, IWD, Played WR, play rate) for
                  any game whose records carry per-seat card bitmasks
 - ``plots``      DataFrame -> matplotlib Figure (no pyplot, no screen)
+- ``evidence``   when an interval says nothing (fewer than MIN_GAMES games, or identical games):
+                 ``unmeasured(n, low, high)``, the one rule reports, tables and tools share
 - ``provenance`` where a table came from, and its one-line description for titles and captions
 - ``studies``    one per game: ``studies.<game>`` runs its default study (and holds the game's own
                  tables) and writes its report through ``markdown.Doc``

@@ -49,15 +49,13 @@ from .workbench.metrics import primary_metric
 
 DEFAULT_GAMES = 20_000
 QUICK_GAMES = 1_000
-PLAYER_OPTIONS = ("n_players", "players")   # the rules option that sets the player count
 MOST_PLAYERS = 12                           # counts tried for a rules class that names no range
 
 
 def player_counts(spec) -> list[int]:
     """The player counts the rules accept (tried 1 to MOST_PLAYERS), default count first when
     the rules have no player option."""
-    options = spec.rules_class.options()
-    option = next((name for name in PLAYER_OPTIONS if name in options), None)
+    option = spec.rules_class.player_option()
     if option is None:
         return [spec.rules_class().n_seats]
     counts = []
@@ -147,7 +145,7 @@ def _seats(doc: Doc, run, spec) -> None:
     doc.text("## Seat advantage, every seat random\n\n"
              f"At each player count the rules accept ({', '.join(map(str, counts))}), every seat "
              "plays at random: a seat that wins more than its share owes it to the rules alone.")
-    option = next((o for o in PLAYER_OPTIONS if o in spec.rules_class.options()), None)
+    option = spec.rules_class.player_option()
     batches = [({"players": n}, run({option: n} if option else None, "random")) for n in counts]
     seats = T.stack([(k, T.seat_table(b)) for k, b in batches])
     doc.table("a_seat_win_rates", seats, seat_view(seats, ["players", "seat"]))

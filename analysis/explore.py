@@ -26,18 +26,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import stats
 
-from sim import __version__
 from sim.errors import BalanceError, RulesError
 from sim.games import get_game
-from sim.runner import as_rules, simulate
+from sim.runner import simulate
+from sim.variant import PLAYER_OPTIONS
 
-from .stats import wilson
+from .stats import ConfidenceSequence
 from .workbench import metrics as M
 from .workbench import specs
 from .workbench.compare import Side, metric_values
 
-# The option that holds the player count, in the spellings the games use (style review §5).
-PLAYER_OPTIONS = ("n_players", "players")
 DEFAULT_PRECISION = 0.5      # pp: the half-width every rate's paired difference is grown to
 DEFAULT_MAX_GAMES = 2_000_000
 FIRST_STEP = 240             # games per side in the first step: first numbers well within 1 s
@@ -57,8 +55,7 @@ class ExploreError(BalanceError):
 # --- the form: every input, from the rules' declarations ---------------------------------------
 
 def player_option(spec) -> str | None:
-    options = spec.rules_class.options()
-    return next((name for name in PLAYER_OPTIONS if name in options), None)
+    return spec.rules_class.player_option()
 
 
 def base_rules(spec, players: int | None = None):
@@ -281,27 +278,64 @@ def _value_text(value) -> str:
 
 # --- running sums of paired games ---------------------------------------------------------------
 
+def value_range(name: str) -> tuple[float, float] | None:
+    """The range a metric's per-game value lies in, known before any game: a share of a game
+    (a win, a team's win, an end) in [0, 1]; the first seat's advantage, a win less the fair
+    share, in [-1, 1]; None for a mean of a count (``*_mean``, e.g. the rounds), which has no
+    bound an interval could rely on."""
+    if name.endswith("_mean"):
+        return None
+    return (-1.0, 1.0) if name == "first_seat_advantage" else (0.0, 1.0)
+
+
 class Sums:
-    """Per metric: games, and sums and sums of squares of A, B and B - A (NaN games skipped)."""
+    """Per metric: the running sums of A, B and B - A, and their anytime-valid intervals.
 
-    def __init__(self):
+    The page is read at every step, and a designer acts on what it shows at the moment they
+    look, so every interval of a bounded metric is a confidence sequence
+    (analysis.stats.ConfidenceSequence): valid at every step at once. Its observations are one
+    block of ``unit`` consecutive games each (one full rotation of the seats), so the blocks are
+    independent and identically distributed even where the levels differ by seat. A metric
+    with no bound (``*_mean``), or one whose values leave the range :func:`value_range` assumed,
+    gets the fixed-sample t-interval, marked ``"fixed-sample"``: it is shown but never decides.
+    """
+
+    def __init__(self, target: float | None = None):
         self.values: dict[str, np.ndarray] = {}
+        self.sequences: dict[str, dict | None] = {}
+        self.target = target           # the half-width the bets aim at (ConfidenceSequence)
 
-    def add(self, name: str, a: np.ndarray, b: np.ndarray) -> None:
+    def add(self, name: str, a: np.ndarray, b: np.ndarray, unit: int = 1) -> None:
+        """The games of one step, in game order (a whole number of ``unit`` blocks)."""
         a, b = np.asarray(a, float), np.asarray(b, float)
+        self._add_sums(name, a, b)
+        bounds = value_range(name)
+        if name not in self.sequences:
+            self.sequences[name] = None if bounds is None else {
+                side: ConfidenceSequence(*(bounds if side != "d" else
+                                           (bounds[0] - bounds[1], bounds[1] - bounds[0])),
+                                         target=self.target) for side in "abd"}
+        sequences = self.sequences[name]
+        if sequences is None:
+            return
+        blocks = _block_means(a, b, unit if a.size % unit == 0 else 1)
+        try:
+            for side, values in zip("abd", blocks):
+                sequences[side].update(values)
+        except ValueError:   # a value outside the assumed range: no bound to rely on
+            self.sequences[name] = None
+
+    def _add_sums(self, name: str, a: np.ndarray, b: np.ndarray) -> None:
         keep = ~(np.isnan(a) | np.isnan(b))
         a, b = a[keep], b[keep]
         d = b - a
         row = np.array([a.size, a.sum(), (a * a).sum(), b.sum(), (b * b).sum(), d.sum(),
-                        (d * d).sum(), a.min(initial=0), a.max(initial=0), b.min(initial=0),
-                        b.max(initial=0)])
+                        (d * d).sum()])
         old = self.values.get(name)
-        if old is None:
-            self.values[name] = row
-        else:
-            old[:7] += row[:7]
-            old[7], old[9] = min(old[7], row[7]), min(old[9], row[9])
-            old[8], old[10] = max(old[8], row[8]), max(old[10], row[10])
+        self.values[name] = row if old is None else old + row
+
+    def kind(self, name: str) -> str:
+        return "anytime" if self.sequences.get(name) is not None else "fixed-sample"
 
     def interval(self, name: str, side: str) -> dict:
         """{mean, low, high} as plain floats, None where there is no value yet (JSON has no
@@ -312,16 +346,29 @@ class Sums:
     def _interval(self, name: str, side: str) -> dict:
         n, *s = self.values[name]
         total, squares = {"a": (s[0], s[1]), "b": (s[2], s[3]), "d": (s[4], s[5])}[side]
-        lo_seen, hi_seen = {"a": (s[6], s[7]), "b": (s[8], s[9]), "d": (-1, 1)}[side]
         mean = total / n if n else math.nan
-        if side != "d" and 0 <= lo_seen and hi_seen <= 1 and n and not name.endswith("_mean"):
-            low, high = wilson(total, n)          # a share: the workbench's Wilson interval
-            return {"mean": mean, "low": float(low), "high": float(high)}
+        sequences = self.sequences.get(name)
+        if sequences is not None:
+            # the bets weigh the blocks unequally, so the sequence's own centre is not the
+            # games' mean; widened to hold the mean shown (wider stays valid)
+            _, low, high = sequences[side].interval()
+            return {"mean": mean, "low": min(low, mean), "high": max(high, mean)}
         if n < 2:
             return {"mean": mean, "low": math.nan, "high": math.nan}
         var = max(squares / n - mean * mean, 0.0) * n / (n - 1)
         half = float(stats.t.ppf(0.975, n - 1)) * math.sqrt(var / n)
         return {"mean": mean, "low": mean - half, "high": mean + half}
+
+
+def _block_means(a: np.ndarray, b: np.ndarray, unit: int) -> tuple[np.ndarray, ...]:
+    """The means of A, B and B - A over each block of ``unit`` games, over the games where both
+    have a value (a metric defined only in some games); a block with none is left out."""
+    both = ~(np.isnan(a) | np.isnan(b))
+    count = both.reshape(-1, unit).sum(axis=1)
+    keep = count > 0
+    sums = [np.where(both, x, 0.0).reshape(-1, unit).sum(axis=1)[keep] / count[keep]
+            for x in (a, b)]
+    return sums[0], sums[1], sums[1] - sums[0]
 
 
 def metric_list(spec, side: Side) -> list[str]:
@@ -347,10 +394,12 @@ def summary(resolved: Resolved, sums: Sums, games: int, seconds: float, precisio
     rows = []
     for name in sums.values:
         rows.append({"metric": name, "rate": is_rate(name), "group": _group(name, spec),
+                     "interval": sums.kind(name),
                      "a": sums.interval(name, "a"), "b": sums.interval(name, "b"),
                      "diff": sums.interval(name, "d")})
     target = precision / 100
-    widths = [max(_half(r["diff"]), _half(r["b"])) for r in rows if r["rate"]]
+    widths = [max(_half(r["diff"]), _half(r["b"])) for r in rows
+              if r["rate"] and r["interval"] == "anytime"]
     reached = bool(games) and bool(widths) and all(w <= target + 1e-12 for w in widths)
     main = next((r for r in rows if r["metric"] == headline), rows[0] if rows else None)
     decided, verdict = _verdict(main, resolved, games, precision, reached, games >= max_games)
@@ -389,6 +438,9 @@ def _verdict(row, resolved: Resolved, games: int, precision: float, reached: boo
     if d["low"] is None:
         return False, f"{metric}: after {games:,} games; too few games for an interval."
     shown = f"{scale * d['mean']:+.2f}{unit} ({scale * d['low']:+.2f} to {scale * d['high']:+.2f})"
+    if row["interval"] != "anytime":   # a fixed-sample interval read at every step misleads
+        return False, (f"{metric}: {shown} after {games:,} paired games (a fixed-sample "
+                       "interval: no live verdict on this metric).")
     if not resolved.changes:
         b = row["b"]
         if b["low"] is None:
@@ -411,17 +463,20 @@ def _verdict(row, resolved: Resolved, games: int, precision: float, reached: boo
 
 
 def provenance(resolved: Resolved, games: int, seed: int, precision: float) -> dict:
+    from sim.games import code_versions
+
     return {"game": resolved.spec.name, "variant_a": resolved.a.rules.to_dict(),
             "variant_b": resolved.b.rules.to_dict(), "changes": resolved.changes,
             "levels": resolved.levels, "strategies": list(resolved.a.labels),
             "n_games": games, "seed": int(seed), "rotate_seats": True,
-            "common_random_numbers": True, "precision_pp": precision, "version": __version__}
+            "common_random_numbers": True, "precision_pp": precision,
+            **code_versions(resolved.spec)}
 
 
 # --- the background loop --------------------------------------------------------------------------
 
 def play_step(resolved: Resolved, sums: Sums, names: list[str], start: int, count: int,
-              seed: int, jobs: int) -> None:
+              seed: int, jobs: int, unit: int = 1) -> None:
     """Games start..start+count-1 of the seed on both sides (seats rotated), into the sums."""
     spec = resolved.spec
     values = {}
@@ -432,7 +487,7 @@ def play_step(resolved: Resolved, sums: Sums, names: list[str], start: int, coun
         values[side.label] = {m: per_game[m] if m in per_game else
                               metric_values(part.records, spec, side, m) for m in names}
     for m in names:
-        sums.add(m, values["A"][m], values["B"][m])
+        sums.add(m, values["A"][m], values["B"][m], unit)
 
 
 def next_step(games: int, seconds: float, unit: int, max_games: int) -> int:
@@ -457,7 +512,7 @@ class Session:
         self.view, self.jobs, self.on_step = view, jobs, on_step
         self.resolved = resolve(view)          # raises ExploreError before any thread starts
         self.names = metric_list(self.resolved.spec, self.resolved.a)
-        self.sums = Sums()
+        self.sums = Sums(target=view.precision / 100)
         self.games, self.seconds = 0, 0.0
         self.error: str | None = None
         self._stop = threading.Event()
@@ -506,7 +561,7 @@ class Session:
                 if count == 0 or (deadline is not None and time.monotonic() >= deadline):
                     break
                 play_step(self.resolved, self.sums, self.names, self.games, count,
-                          self.view.seed, self.jobs)
+                          self.view.seed, self.jobs, unit)
                 self.games += count
                 self.seconds = time.perf_counter() - began
                 snap = self._summary()
@@ -597,18 +652,113 @@ def command_line(view: View) -> str:
     return " ".join(shlex.quote(p) for p in parts)
 
 
+# Inputs a view may not take as options or knobs: each has the view's own field (the copied
+# command and study file would otherwise name another experiment than the one played).
+RESERVED = {"strategies": "levels", "levels": "levels", "players": "players",
+            "n_players": "players"}
+
+
+def _shown(value, limit: int = 60) -> str:
+    """A client's value in a message: its repr, one line, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _check_text(value, field: str, what: str, limit: int = 200) -> str:
+    """Text of at most ``limit`` characters (a name, a level: 200; an option's value, which may
+    be a path: 4096), with no NUL character."""
+    if not isinstance(value, str):
+        raise ExploreError(f"{what} must be text, got {_shown(value)}", field)
+    if "\x00" in value:
+        raise ExploreError(f"{what} may not contain a NUL character", field)
+    if len(value) > limit:
+        raise ExploreError(f"{what} must be at most {limit:,} characters", field)
+    return value
+
+
+def _field_of(name, default: str) -> str:
+    """The field an error about ``name`` names: the name itself where it could be an input's
+    (``num_cards``, ``legions[0]``), else ``default`` (an odd name is not echoed as a field)."""
+    import re
+
+    plain = isinstance(name, str) and len(name) <= 60 and \
+        re.fullmatch(r"[A-Za-z_][\w.\[\]]*", name)
+    return name if plain else default
+
+
+def _is_number(value) -> bool:
+    """A finite number, and an integer no bigger than 2^53 (a float holds it exactly)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return abs(value) <= 2**53 if isinstance(value, int) else math.isfinite(value)
+
+
+def _check_names(values, field: str, what: str, spec) -> dict:
+    """``options`` or ``knobs``: an object of name -> scalar, no name that has its own field."""
+    if not isinstance(values, dict):
+        raise ExploreError(f"{field} must be an object of name: value, got {_shown(values)}", field)
+    options = spec.rules_class.options()
+    players = player_option(spec)
+    for name, value in values.items():
+        _check_text(name, field, f"a name in {field}")
+        at = _field_of(name, field)
+        own = RESERVED.get(name) or ("players" if name == players else None)
+        if own:
+            raise ExploreError(f"{name} is not {what}: use the view's own {own!r} field", name)
+        if field == "options" and name not in options:
+            raise ExploreError(f"{_shown(name)} is not a rule option of {spec.title}; options: "
+                               f"{', '.join(n for n in options if n != players)}", at)
+        if field == "knobs":
+            if not _is_number(value):
+                raise ExploreError(f"{name} must be a finite number (up to 2^53), got "
+                                   f"{_shown(value)}", at)
+        elif isinstance(value, str):
+            _check_text(value, at, name, limit=4096)
+        elif not (_is_number(value) or isinstance(value, bool)):
+            raise ExploreError(f"{name} must be text, a number (up to 2^53) or true/false, got "
+                               f"{_shown(value)}", at)
+    return dict(values)
+
+
 def view_from(data: dict, game: str | None = None) -> View:
-    """A View from JSON (the page's request, an MCP tool's arguments); unknown keys are refused."""
+    """A View from JSON (the page's request, an MCP tool's arguments). Every value is checked
+    for its type here, so a wrong one is an ExploreError naming its field, never a TypeError
+    later: unknown keys, text with a NUL character, options that are not rule options of the
+    game or that have a field of their own (``strategies``, ``levels``, the player count),
+    knobs that are not numbers. Ranges and the rules' own checks stay with :func:`resolve`."""
     if not isinstance(data, dict):
         raise ExploreError("the view must be a JSON object", "view")
     known = {f.name for f in dataclasses.fields(View)}
     for key in data:
         if key not in known:
-            raise ExploreError(f"unknown key {key!r}; a view has {', '.join(sorted(known))}", key)
+            raise ExploreError(f"unknown key {_shown(key)}; a view has "
+                               f"{', '.join(sorted(known))}", _field_of(key, "view"))
     data = {**data, **({"game": game} if game else {})}
     if not isinstance(data.get("game"), str):
         raise ExploreError("name the game", "game")
-    for key in ("options", "knobs"):
-        if not isinstance(data.get(key, {}), dict):
-            raise ExploreError(f"{key} must be an object of name: value", key)
+    _check_text(data["game"], "game", "game")
+    try:
+        spec = get_game(data["game"])
+    except RulesError as error:
+        raise ExploreError(str(error), "game") from None
+    players = data.get("players")
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int)
+                                or abs(players) > 10**6):
+        raise ExploreError(f"players must be a whole number, got {_shown(players)}", "players")
+    levels = data.get("levels")
+    if isinstance(levels, list):
+        for level in levels:
+            _check_text(level, "levels", "a level")
+    elif levels is not None:
+        _check_text(levels, "levels", "levels (one level, or a list of one per seat)")
+    data["options"] = _check_names(data.get("options", {}), "options", "a rule option", spec)
+    data["knobs"] = _check_names(data.get("knobs", {}), "knobs", "a knob", spec)
+    for key, kind in (("precision", "a number"), ("seed", "an integer"),
+                      ("max_games", "an integer")):
+        value = data.get(key)
+        if key in data and (isinstance(value, bool) or not isinstance(
+                value, (int, float) if key == "precision" else int)):
+            raise ExploreError(f"{key} must be {kind}, got {_shown(value)}", key)
+    if "seed" in data and data["seed"] >= 2**63:
+        raise ExploreError(f"seed must be below 2^63, got {_shown(data['seed'])}", "seed")
     return View(**data)

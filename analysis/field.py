@@ -502,11 +502,11 @@ def exploit_line(row: dict, generations: int, games: int, hidden: int = 0) -> st
             decided += (f", of which it wins {row['decided_share']:.1%} and the field's seats "
                         f"{row['decided_field']:.1%}")
         return (f"exploitability: the best response found wins {row['best_response_share']:.1%} "
-                f"({row['low']:.1%}-{row['high']:.1%}) of its games against the field, whose own "
+                f"({row['low']:.1%} to {row['high']:.1%}) of its games against the field, whose own "
                 f"seats win {row['field_share']:.1%} (a game nobody wins is lost by every seat; "
                 f"{decided}), at {searched}")
     return (f"exploitability: the best response found wins {row['best_response_share']:.1%} "
-            f"({row['low']:.1%}-{row['high']:.1%}) of the decided games against the field, "
+            f"({row['low']:.1%} to {row['high']:.1%}) of the decided games against the field, "
             f"whose own seats win {row['field_share']:.1%}, at {searched}")
 
 
@@ -645,7 +645,7 @@ def measure_field(game: str, rules, path, oracle_generations: int = ORACLE_GENER
     check_oracle_hidden(oracle_hidden)
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    body = F.load(path, spec)
+    body = F.load(path, spec, rules.n_seats)
     members = [Strategy(m.get("name", m.get("strategy", "member")), builtin=kind, params=params)
                for m, (_, kind, params) in zip(body["members"], F.members_of(spec, body))]
     mix = np.array([m["probability"] for m in body["members"]], float)

@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from sim import __version__
 
 SITE_TITLE = "Balance reports"
-# A leading number in a formatted cell ("45.2% (44.1-46.3)", "+1.20", "12,345"): its sort key.
+# A leading number in a formatted cell ("45.2% (44.1 to 46.3)", "+1.20", "12,345"): its sort key.
 _LEADING_NUMBER = re.compile(r"^\s*([-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?)(?:%|\s|\(|$)")
 
 _env = Environment(loader=PackageLoader("analysis", "templates"),

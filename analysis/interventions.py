@@ -54,17 +54,17 @@ import pandas as pd
 from scipy import stats
 from tqdm.auto import tqdm
 
-from sim import __version__
 from sim.errors import BalanceError, RulesError
 from sim.runner import as_rules, simulate
 from sim import field as fields
 from sim.trained import shipped_path
-from sim.games import get_game, home
+from sim.games import code_versions, get_game, home
 
+from .evidence import unmeasured
 from .stats import newcombe_difference, paired_where_both
 from .studies import study_module
 from .workbench import metrics as M
-from .workbench.precision import FIRST_STEP, MAX_GROWTH
+from .workbench.precision import FIRST_STEP, MAX_GROWTH, PIECE_SECONDS, play_pieces, stop_point
 
 HOLDER = "holder"
 REMOVE, NEUTRAL, UP, DOWN, YARDSTICK = "remove one", "neutral", "+1", "-1", "yardstick"
@@ -93,6 +93,11 @@ class Card:
     value : the printed value the +1 / -1 change, shown in the table (None: not numbered).
     up_helps : whether ``+1`` should help the card's owner (a stronger legion does not help the
         team, a looser condition helps the holder's opponent): how ``disagrees`` reads a +1.
+    optional : its owner may decline it at every use (the kernel asks before each use: Sunzi's
+        leader powers), so it cannot cost a player who plays well. Where taking it away
+        (``yardstick``, ``remove one``, ``neutral``) significantly raises its owner's win rate,
+        the table marks the effect ``artifact``: a measure of how that level of play uses the
+        power, not of the power (the dominance check).
     """
 
     name: str
@@ -103,6 +108,7 @@ class Card:
     drawn: str | None = None
     value: float | None = None
     up_helps: bool = True
+    optional: bool = False
 
     def __post_init__(self):
         if self.owner == HOLDER and self.held is None:
@@ -130,8 +136,8 @@ def declared_cards(game, rules=None, names: Sequence[str | Card] | None = None) 
     among ``names`` are taken as they are (a designer's own interventions)."""
     spec = get_game(game)
     if names is not None and all(isinstance(n, Card) for n in names):
-        return list(names)
-    cards = list(study(spec).cards(as_rules(spec, rules)))
+        return _named_once(list(names), "the cards given")
+    cards = _named_once(list(study(spec).cards(as_rules(spec, rules))), f"{spec.title}'s study")
     if names is None:
         return cards
     known = {card.name: card for card in cards}
@@ -140,6 +146,17 @@ def declared_cards(game, rules=None, names: Sequence[str | Card] | None = None) 
         raise CardsError(f"{spec.title} has no card {', '.join(map(repr, missing))}; its cards: "
                          f"{', '.join(known)}")
     return [n if isinstance(n, Card) else known[n] for n in names]
+
+
+def _named_once(cards: list[Card], where: str) -> list[Card]:
+    """Refuse two cards of one name: a row, ``--card NAME`` and the interactions find a card by
+    its name, so the second would silently stand for the first."""
+    names = [card.name for card in cards]
+    twice = list(dict.fromkeys(n for n in names if names.count(n) > 1))
+    if twice:
+        raise CardsError(f"{where} declares the card(s) {', '.join(map(repr, twice))} more than "
+                         "once; give every card its own name")
+    return cards
 
 
 def levels(game, rules=None) -> dict[str, object]:
@@ -219,8 +236,10 @@ class PairedBatches:
     ``simulate(first_game=...)`` so that a longer batch extends a shorter one; with ``run_dir``
     every step keeps its chunks there and a killed table resumes."""
 
-    def __init__(self, game, base, strategies, seed: int, *, jobs: int = 1, run_dir=None):
+    def __init__(self, game, base, strategies, seed: int, *, jobs: int = 1, run_dir=None,
+                 should_stop=None):
         self.spec, self.base, self.strategies, self.seed = get_game(game), base, strategies, seed
+        self.should_stop = should_stop   # asked between pieces of about PIECE_SECONDS
         self.jobs, self.run_dir = jobs, None if run_dir is None else Path(run_dir)
         self.rules: dict = {None: base}
         self.parts: dict = {}
@@ -238,11 +257,19 @@ class PairedBatches:
                 digest = _digest({"variant": self.rules[key].to_dict(), "seed": self.seed,
                                   "strategies": str(self.strategies)})
                 step_dir = self.run_dir / f"{digest}-{have}-{n}"
-            part = simulate(self.spec, self.rules[key], self.strategies, n - have, self.seed,
-                            first_game=have, jobs=self.jobs, backend="threading",
-                            progress=False, run_dir=step_dir)
-            parts.append(part.records)
-            self.played += n - have
+            if self.should_stop is not None and step_dir is None:
+                for part in play_pieces(self.spec, self.rules[key], self.strategies, n - have,
+                                        self.seed, first_game=have, seconds=PIECE_SECONDS,
+                                        should_stop=self.should_stop, jobs=self.jobs,
+                                        backend="threading", progress=False):
+                    parts.append(part.records)
+                    self.played += len(part.records)
+            else:
+                part = simulate(self.spec, self.rules[key], self.strategies, n - have, self.seed,
+                                first_game=have, jobs=self.jobs, backend="threading",
+                                progress=False, run_dir=step_dir)
+                parts.append(part.records)
+                self.played += n - have
         frame = parts[0] if len(parts) == 1 else pd.concat(parts, ignore_index=True)
         if len(parts) > 1:
             self.parts[key] = [frame]
@@ -281,7 +308,7 @@ def _grown(n: int, half: float, target: float, max_games: int) -> int:
 COLUMNS = ["level", "card", "kind", "intervention", "value", "owner", "up_helps", "n", "base",
            "changed", "effect", "ci_low", "ci_high", "p", "q", "significant", "corr", "unpaired_half",
            "status", "oh_gain", "oh_gain_low", "oh_gain_high", "iwd", "iwd_low", "iwd_high",
-           "disagrees"]
+           "disagrees", "optional", "artifact"]
 OBSERVED = ("oh_gain", "iwd")
 
 
@@ -289,7 +316,7 @@ def interventions(game, rules=None, level: str | Sequence[str] | None = None, *,
                   cards: Sequence[str] | None = None, n_games: int | None = None,
                   precision: float | None = DEFAULT_PRECISION, max_games: int = DEFAULT_MAX_GAMES,
                   seed: int = 0, jobs: int = 1, run_dir=None, progress: bool = False,
-                  strategies=None) -> pd.DataFrame:
+                  strategies=None, should_stop=None) -> pd.DataFrame:
     """The interventional card table: every declared intervention of every card, at each level.
 
     Parameters
@@ -304,6 +331,8 @@ def interventions(game, rules=None, level: str | Sequence[str] | None = None, *,
         (1,000 games, then on the workbench's growth schedule) until its 95% half-width is at
         most ``precision`` percentage points or it reaches ``max_games``.
     run_dir : a folder that keeps every step's chunks: the same call resumes a killed table.
+    should_stop : asked between the growth steps of every card and between pieces of its
+        batches; a true answer raises analysis.workbench.precision.Stopped.
 
     Returns
     -------
@@ -331,7 +360,8 @@ def interventions(game, rules=None, level: str | Sequence[str] | None = None, *,
     for name, seats in plays.items():
         folder = None if run_dir is None else Path(run_dir) / f"level-{name}"
         table, played = _level_table(spec, base, name, seats, declared, n_games, precision,
-                                     max_games, seed, jobs, folder, progress)
+                                     max_games, seed, jobs, folder, progress,
+                                     should_stop=should_stop)
         tables.append(table)
         batches.append({"level": name, "strategies": seats, "games_played": played})
     table = pd.concat(tables, ignore_index=True)[COLUMNS]
@@ -340,7 +370,7 @@ def interventions(game, rules=None, level: str | Sequence[str] | None = None, *,
         "strategies": {b["level"]: b["strategies"] for b in batches},
         "n_games": int(table["n"].max()) if len(table) else 0, "precision_pp": precision,
         "fdr": f"Benjamini-Hochberg over each level's table, q < {FDR}",
-        "games_played": sum(b["games_played"] for b in batches), "version": __version__}
+        "games_played": sum(b["games_played"] for b in batches), **code_versions(spec)}
     return table
 
 
@@ -357,13 +387,15 @@ def _levels(spec, base, level, strategies) -> dict:
 
 
 def _level_table(spec, base, level, seats, cards, n_games, precision, max_games, seed, jobs,
-                 run_dir, progress) -> tuple[pd.DataFrame, int]:
-    batches = PairedBatches(spec, base, seats, seed, jobs=jobs, run_dir=run_dir)
+                 run_dir, progress, should_stop=None) -> tuple[pd.DataFrame, int]:
+    batches = PairedBatches(spec, base, seats, seed, jobs=jobs, run_dir=run_dir,
+                            should_stop=should_stop)
     jobs_list, rows = [], []
     for card in cards:
         for label in card.interventions:
             row = {"level": level, "card": card.name, "kind": card.kind, "intervention": label,
-                   "value": card.value, "owner": card.owner, "up_helps": card.up_helps}
+                   "value": card.value, "owner": card.owner, "up_helps": card.up_helps,
+                   "optional": card.optional}
             try:
                 changed = card.changed(label, base)
             except (RulesError, ValueError) as refused:
@@ -377,6 +409,7 @@ def _level_table(spec, base, level, seats, cards, n_games, precision, max_games,
     for card, label, row in jobs_list:
         n = n_games or min(FIRST_STEP, max_games)
         while True:
+            stop_point(should_stop)
             base_records = batches.records(None, n)
             dealt = holders(base_records, card, base.n_seats) if card.owner == HOLDER else None
             before = owner_values(base_records, card, spec, base.n_seats, dealt)
@@ -387,15 +420,19 @@ def _level_table(spec, base, level, seats, cards, n_games, precision, max_games,
             if n_games is not None or n >= max_games or not half > target:
                 break
             n = _grown(n, half, target, max_games)
+        if unmeasured(d["n"]) is not None:   # an effect from a few games decides nothing
+            d = {**d, "ci_low": np.nan, "ci_high": np.nan, "p": np.nan}
         rows.append({**row, "n": d["n"], "base": d["mean_b"], "changed": d["mean_a"],
                      "effect": d["diff"], "ci_low": d["ci_low"], "ci_high": d["ci_high"],
                      "p": d["p"], "corr": d["corr"], "unpaired_half": d["unpaired_half"],
                      "status": "ok"})
+        batches.parts.pop((card.name, label), None)   # done: only the base's games stay held
         bar.update(1)
     bar.close()
     table = pd.DataFrame(rows).reindex(columns=COLUMNS)
     table["q"] = fdr(table["p"].to_numpy(float))
     table["significant"] = table["q"] < FDR
+    table["artifact"] = play_artifact(table)
     played = batches.played
     if batches.parts.get(None):
         base_records = batches.records(None, max(len(p) for p in batches.parts[None]))
@@ -407,6 +444,25 @@ def _level_table(spec, base, level, seats, cards, n_games, precision, max_games,
                 table.loc[at, name] = value
         table["disagrees"] = disagreement(table)
     return table, played
+
+
+def play_artifact(table: pd.DataFrame) -> pd.Series:
+    """The dominance check: True where an optional power (``Card.optional``) costs its owner at
+    this level, i.e. taking it away raises the owner's win rate with q < FDR. Its owner may
+    decline it at every use, so with good play it can never cost them: the effect measures the
+    level of play's use of the power, and is reported as that, never as a balance finding."""
+    real = table["significant"].fillna(False).astype(bool)
+    return costs_its_owner(table) & real
+
+
+def costs_its_owner(table: pd.DataFrame) -> pd.Series:
+    """Rows where an optional power reads as a cost to its owner (taking it away helps them),
+    significantly or not: a reading no good play produces, so no finding is drawn from it."""
+    if "optional" not in table:   # a table from before the column, or built by hand
+        return pd.Series(False, index=table.index)
+    taken_away = table["intervention"].isin([YARDSTICK, REMOVE, NEUTRAL])
+    optional = table["optional"].fillna(False).astype(bool)
+    return optional & taken_away & (table["effect"] > 0)
 
 
 def observed(records: pd.DataFrame, card: Card, n_seats: int) -> dict:
@@ -448,10 +504,13 @@ def disagreement(table: pd.DataFrame) -> pd.Series:
 def sign_changes(table: pd.DataFrame) -> pd.DataFrame:
     """(card, intervention) whose effect differs in sign between levels of play while at least
     one level calls it real: ``reverses`` when two levels call it real with opposite signs,
-    ``changes`` otherwise."""
+    ``changes`` otherwise. An optional power's readings as a cost to its owner are left out
+    (:func:`costs_its_owner`)."""
     rows = []
-    for (card, label), group in table[table["status"] == "ok"].groupby(["card", "intervention"],
-                                                                       sort=False):
+    # an optional power read as a cost to its owner says how a level plays it, not what it is
+    # worth: such readings take no part in a sign change (:func:`costs_its_owner`)
+    usable = table[(table["status"] == "ok") & ~costs_its_owner(table)]
+    for (card, label), group in usable.groupby(["card", "intervention"], sort=False):
         if group["level"].nunique() < 2:
             continue
         real = group[group["significant"]]
@@ -529,9 +588,14 @@ def coalitions(game, rules, chosen: Sequence[tuple[str, str]], strategies, n_gam
     total = float((values[frozenset(range(k))] - zero).mean())
     shapley = pd.DataFrame(shapley)
     shapley["fraction"] = shapley["share"] / total if total else np.nan
+    from sim.strategy import resolve_seats
+
+    # one label per seat, as every batch's provenance has them: a bare name ("strong") would be
+    # read letter by letter where the seats are listed (analysis.provenance.describe)
+    labels = list(resolve_seats(spec, strategies, base.n_seats, base).labels)
     provenance = {"command": "cards --interactions", "game": spec.name, "variant": base.to_dict(),
-                  "strategies": strategies, "n_games": int(n_games), "seed": int(seed),
-                  "metric": metric, "cards": names, "version": __version__}
+                  "strategies": labels, "n_games": int(n_games), "seed": int(seed),
+                  "metric": metric, "cards": names, **code_versions(spec)}
     synergy = pd.DataFrame(synergy)
     for frame in (synergy, shapley):
         frame.attrs["provenance"] = provenance
@@ -601,13 +665,24 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
         "level": table["level"],
         "effect, pp (95% CI)": [t if s == "ok" else s for s, t in
                                 zip(table["status"], pp_text(table["effect"], table["ci_low"],
-                                                             table["ci_high"]))],
+                                                             table["ci_high"], table["n"]))],
         "q (BH)": table["q"].map(p_text),
         "real": np.where(table["significant"], "yes", ""),
         "OH gain, pp (95% CI)": pp_text(table["oh_gain"], table["oh_gain_low"],
                                         table["oh_gain_high"]),
-        "disagrees": np.where(table["disagrees"].fillna(False).astype(bool), "yes", "")})
+        "disagrees": np.where(table["disagrees"].fillna(False).astype(bool), "yes", ""),
+        "play artifact": np.where(table["artifact"].fillna(False).astype(bool), "yes", "")})
     doc.table(file_prefix, table, view)
+    artifacts = table[table["artifact"].fillna(False).astype(bool)]
+    if len(artifacts):
+        doc.text(f"**Play artifacts** ({len(artifacts)}): "
+                 + "; ".join(f"`{r.card}` at `{r.level}` (taking it away "
+                             f"{100 * r.effect:+.1f} pp for its owner)"
+                             for r in artifacts.itertuples())
+                 + ". Each is an optional power: its owner may decline it at every use, so good "
+                 "play can never lose by it. A level that loses by having it plays the power "
+                 "badly; these rows measure that level of play, not the card, and no finding is "
+                 "drawn from them.")
     forest = forest_figure(table, top_level, 25)
     if forest is not None:
         doc.figure(f"{file_prefix}_forest", forest,
@@ -645,11 +720,11 @@ def card_section(doc, game, rules=None, *, n_games: int | None = None,
         doc.table(f"{file_prefix}_synergy", synergy, pd.DataFrame({
             "a": synergy["a"], "b": synergy["b"],
             "synergy, pp (95% CI)": pp_text(synergy["synergy"], synergy["ci_low"],
-                                            synergy["ci_high"])})[synergy["a"] < synergy["b"]])
+                                            synergy["ci_high"], synergy["n"])})[synergy["a"] < synergy["b"]])
         doc.table(f"{file_prefix}_shapley", shapley, pd.DataFrame({
             "card and change": shapley["card"],
             "Shapley share, pp (95% CI)": pp_text(shapley["share"], shapley["ci_low"],
-                                                  shapley["ci_high"]),
+                                                  shapley["ci_high"], shapley["n"]),
             "of the total": shapley["fraction"].map(
                 lambda f: "" if not np.isfinite(f) else f"{100 * f:.0f}%")}))
     return table

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .evidence import unmeasured
 from .html import render_game_page
 from .provenance import describe
 
@@ -22,18 +23,34 @@ def ordered(values) -> pd.Categorical:
     return pd.Categorical(values, categories=list(dict.fromkeys(values)), ordered=True)
 
 
-def pp_text(est, low, high) -> list[str]:
-    return ["-" if pd.isna(e) else
+def pp_text(est, low, high, n=None) -> list[str]:
+    """Differences in percentage points, '+1.2 (-0.5 to +2.9)'. With ``n`` (games behind each
+    cell), a cell without evidence says why instead (analysis.evidence: too few games,
+    identical games)."""
+    reasons = _reasons(n, low, high, len(est))
+    return ["-" if pd.isna(e) else reason or
             (f"{100 * e:+.1f} (n/a)" if pd.isna(lo) else
              f"{100 * e:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})")
-            for e, lo, hi in zip(est, low, high)]
+            for e, lo, hi, reason in zip(est, low, high, reasons)]
 
 
 # --- display helpers --------------------------------------------------------------------------
 
-def pct_text(est, low, high) -> list[str]:
-    return ["-" if pd.isna(e) else f"{100 * e:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
-            for e, lo, hi in zip(est, low, high)]
+def pct_text(est, low, high, n=None, *, signed: bool = False) -> list[str]:
+    """Rates in percent, '45.2% (44.1 to 46.3)'; ``signed`` for a difference of rates,
+    '-2.1% (-5.6 to +5.2)' ("-5.6-5.2" would read as a subtraction). ``n`` as in pp_text."""
+    f = "+.1f" if signed else ".1f"
+    reasons = _reasons(n, low, high, len(est))
+    return ["-" if pd.isna(e) else reason or
+            f"{100 * e:{f}}% ({100 * lo:{f}} to {100 * hi:{f}})"
+            for e, lo, hi, reason in zip(est, low, high, reasons)]
+
+
+def _reasons(n, low, high, size: int) -> list:
+    """Per cell, why its interval is not shown (analysis.evidence.unmeasured), or None."""
+    if n is None:
+        return [None] * size
+    return [unmeasured(k, lo, hi) for k, lo, hi in zip(n, low, high)]
 
 
 def p_text(p: float) -> str:

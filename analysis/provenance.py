@@ -40,7 +40,13 @@ def combined(provenances: list[dict]) -> dict:
 
 
 def strategies_text(labels) -> str:
-    """['random', 'random', 'glory(0)'] -> 'random x2, glory(0)'."""
+    """['random', 'random', 'glory(0)'] -> 'random x2, glory(0)'. One name is every seat's
+    ('strong' -> 'strong at every seat', not 's, t, r, o, n, g'); a card table's levels,
+    {level: seats}, are named with their seats."""
+    if isinstance(labels, str):
+        return f"{labels} at every seat"
+    if isinstance(labels, dict):
+        return "; ".join(f"{level}: {strategies_text(seats)}" for level, seats in labels.items())
     runs = [(label, len(list(group))) for label, group in groupby(labels)]
     return ", ".join(label if k == 1 else f"{label} x{k}" for label, k in runs)
 
@@ -76,7 +82,8 @@ def describe(provenance: dict) -> str:
     common = {k: v for k, v in first["variant"].items()
               if k in options and all(b["variant"].get(k) == v for b in batches)}
     varying = sorted(options & set(first["variant"]) - set(common))
-    labels = {label for b in batches for label in b["strategies"]}
+    labels = {label for b in batches
+              for label in ([b["strategies"]] if isinstance(b["strategies"], str) else b["strategies"])}
     if len(labels) == 1:
         strategies = f"{labels.pop()} at every seat"
     elif all(b["strategies"] == first["strategies"] for b in batches):

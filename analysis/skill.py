@@ -21,6 +21,7 @@ from sim.runner import as_rules, simulate
 from sim import field as fields
 from sim.trained import shipped_path
 
+from .evidence import unmeasured
 from .workbench import metrics as M
 
 
@@ -101,11 +102,16 @@ def skill_changes(table: pd.DataFrame, metrics: Sequence[str],
     its fair share) has a verdict at each rung: above, below, or level with it (the 95% interval
     covers it); the line names the rungs of each verdict, and says "reverses" when it is above
     at some rung and below at another. A metric without one changes when two rungs' intervals
-    are disjoint."""
+    are disjoint. A rung with too few games, or whose games never varied, has no verdict
+    (analysis.evidence): it is left out."""
     neutral = {"first_seat_advantage": 0.0, **(neutral or {})}
     lines = []
     for m in metrics:
-        low, high, rungs = table[f"{m}_low"], table[f"{m}_high"], list(table["skill"])
+        measured = [note is None for note in rung_notes(table, m)]
+        if sum(measured) < 2:
+            continue
+        kept = table[measured].reset_index(drop=True)
+        low, high, rungs = kept[f"{m}_low"], kept[f"{m}_high"], list(kept["skill"])
         if m in neutral:
             value = neutral[m]
             verdicts = ["above" if lo > value else "below" if hi < value else "level"
@@ -118,11 +124,24 @@ def skill_changes(table: pd.DataFrame, metrics: Sequence[str],
                 kind = "reverses" if {"above", "below"} <= set(verdicts) else "changes"
                 lines.append(f"`{m}` {kind} with skill: {said}.")
         elif low.max() > high.min():
-            top, bottom = int(np.argmax(table[m])), int(np.argmin(table[m]))
-            lines.append(f"`{m}` moves with skill: {table[m][bottom]:.1%} for "
-                         f"{rungs[bottom]} play, {table[m][top]:.1%} for {rungs[top]} play "
+            top, bottom = int(np.argmax(kept[m])), int(np.argmin(kept[m]))
+            lines.append(f"`{m}` moves with skill: {kept[m][bottom]:.1%} for "
+                         f"{rungs[bottom]} play, {kept[m][top]:.1%} for {rungs[top]} play "
                          "(disjoint intervals).")
     return lines
+
+
+def rung_notes(table: pd.DataFrame, metric: str) -> list[str | None]:
+    """Per rung, why its interval of ``metric`` says nothing (analysis.evidence.unmeasured:
+    too few games, identical games), or None. A seat's win rate and the first-seat advantage
+    count the games somebody won: a game nobody wins says nothing about the seats."""
+    if "n_games" not in table:
+        return [None] * len(table)   # intervals alone, with no count: take them as they are
+    n = table["n_games"]
+    if "decided" in table and (metric.startswith("win_") or metric == "first_seat_advantage"):
+        n = (table["n_games"] * table["decided"]).round()
+    return [unmeasured(k, lo, hi) for k, lo, hi in
+            zip(n, table[f"{metric}_low"], table[f"{metric}_high"])]
 
 
 def skill_curve(game, rules=None, levels: Sequence[tuple[str, str]] = (), n_games=(2000,),
@@ -157,8 +176,12 @@ def skill_plot(table: pd.DataFrame, metrics: Sequence[str]):
     x = np.arange(len(table))
     for i, metric in enumerate(metrics):
         offset = (i - (len(metrics) - 1) / 2) * 0.06
-        ax.errorbar(x + offset, table[metric], yerr=[table[metric] - table[f"{metric}_low"],
-                                                     table[f"{metric}_high"] - table[metric]],
+        # a rung without evidence (too few games, identical games) gets no point: its bar would
+        # look certain (analysis.evidence)
+        shown = np.array([note is None for note in rung_notes(table, metric)])
+        part = table[shown]
+        ax.errorbar(x[shown] + offset, part[metric], yerr=[part[metric] - part[f"{metric}_low"],
+                                                           part[f"{metric}_high"] - part[metric]],
                     fmt="o-", capsize=3, label=metric)
     ax.set_xticks(x, table["skill"])
     ax.axhline(0, color="grey", lw=0.8, ls="--")
@@ -196,8 +219,11 @@ def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 20
     table = skill_curve(game, rules, levels, n_games, seed, jobs)
     metrics = list(metrics or ["first_seat_advantage", *spec.headline_ends])
     view = pd.DataFrame({"every seat plays": table["skill"], "games": table["n_games"],
-                         **{f"{m} (95% CI)": pct_text(table[m], table[f"{m}_low"],
-                                                      table[f"{m}_high"]) for m in metrics}})
+                         **{f"{m} (95% CI)": [
+                             note or text for note, text in zip(rung_notes(table, m), pct_text(
+                                 table[m], table[f"{m}_low"], table[f"{m}_high"],
+                                 signed=m == "first_seat_advantage"))]
+                            for m in metrics}})
     trained_text = (", the shipped trained policy (`trained`, docs/training.md)" if trained else
                     " (no trained policy is shipped for this variant yet)")
     if strong:
@@ -281,10 +307,11 @@ def strongest_verdict(table: pd.DataFrame, metric: str = "first_seat_advantage",
     if metric not in table:
         return None
     half = (table[f"{metric}_high"] - table[f"{metric}_low"]) / 2
-    # a rung whose games never vary (a deterministic match, nobody ever winning: Parthian
-    # Shot's selfish trained seats) measures nothing, however narrow its interval
-    varies = (half > 0) & (table["decided"] > 0 if "decided" in table else True)
-    tight_rows = table[(half <= tight) & varies]
+    # a rung of a few games, or whose games never vary (a deterministic match, nobody ever
+    # winning: Parthian Shot's selfish trained seats), measures nothing, however narrow its
+    # interval (analysis.evidence)
+    measured = pd.Series([note is None for note in rung_notes(table, metric)], table.index)
+    tight_rows = table[(half <= tight) & measured]
     if tight_rows.empty:
         return None
     row = tight_rows.iloc[-1]

@@ -24,7 +24,7 @@ A section may override ``games``, ``precision``, ``strategies``, ``options`` and
 Section kinds and their own keys (the workbench commands of the same names; docs/workbench.md):
 
 ==========  ========================================================================================
-summary     metrics (names to show; default all)
+summary     metrics (names to show; leave it out for all: an empty list is refused)
 sweep       vary (list of NAME=V1,V2), metric (the plotted one)
 ablate      params (list), metric
 cards       level (list), cards (list), interactions (k)
@@ -305,7 +305,7 @@ def read(path) -> Study:
     options = dict(data.get("options", {}))
     _check_options(study, options, 0)
     if "players" in data:
-        options["n_players"] = data["players"]
+        options[spec.rules_class.player_option() or "n_players"] = data["players"]
     try:
         rules = as_rules(spec, {k: _text(v) for k, v in options.items()})
     except BalanceError as error:
@@ -422,10 +422,15 @@ VALUE_CHECKS = {  # key: (test, what a good value is)
                     "\"two-sided\", \"greater\" or \"less\""),
     "alpha": (lambda v: 0 < v < 0.5, "a number in (0, 0.5)"),
     "power": (lambda v: 0.5 < v < 1, "a number in (0.5, 1)"),
-    "delta": (lambda v: v > 0, "a positive number (pp)"),
+    "delta": (lambda v: v > 0, "a positive number (pp), a size: alternative gives the direction"),
     "budgets": (lambda v: len(v) == 2 and all(1 <= b <= MAX_BUDGET for b in v),
                 f"two search budgets, each 1 to {MAX_BUDGET}, e.g. [16, 64]"),
 }
+
+
+# Lists whose absence means "every one": an empty list would read the same, so `metrics = []`
+# (a list emptied while editing) would silently show every metric. Refused instead.
+EVERY_WHEN_LEFT_OUT = {"metrics": "metric", "level": "level of play", "cards": "card"}
 
 
 def _check_values(study: Study, section: dict, number: int) -> None:
@@ -433,6 +438,10 @@ def _check_values(study: Study, section: dict, number: int) -> None:
     for key, (good, wanted) in VALUE_CHECKS.items():
         if key in section and not good(section[key]):
             raise study.error(f"{key} must be {wanted}, got {section[key]!r}", key, number)
+    for key, what in EVERY_WHEN_LEFT_OUT.items():
+        if section.get(key) == []:
+            raise study.error(f"{key} = [] names no {what}; leave {key} out for every {what}",
+                              key, number)
 
 
 def _check_shared(study: Study, table: dict, number: int) -> None:
@@ -578,6 +587,8 @@ def _check_tune(study, spec, rules, seats, section, number):
     if not goals:
         raise study.error("no goal: give target = [\"METRIC=VALUE\"], balance = [\"GROUP\"] or "
                           "target_file = [\"FILE.csv\"]", None, number)
+    with study.blame(goals[-1][0], number):   # a goal of `target` against a file's row too
+        T.check_consistent([goal for _, goal in goals])
     at = [T.point_values(point_rules, point_seats, a) for a, point_rules, point_seats in points]
     # only a target file's rows are restricted to some points
     with study.blame("target_file" if "target_file" in section else None, number):
@@ -764,7 +775,8 @@ def _summary(doc, spec, rules, section, settings, number, jobs, progress, proven
                                   "ci_high": row[f"{m}_high"]} for m in names]),
                    {**result.provenance, **provenance})
     view = pd.DataFrame({"metric": table["metric"], "estimate (95% CI)": [
-        pct_text([e], [lo], [hi])[0] if not m.endswith("_mean") else f"{e:.2f} ({lo:.2f}-{hi:.2f})"
+        pct_text([e], [lo], [hi], signed=m == "first_seat_advantage")[0]
+        if not m.endswith("_mean") else f"{e:.2f} ({lo:.2f} to {hi:.2f})"
         for m, e, lo, hi in zip(table["metric"], table["estimate"], table["ci_low"],
                                 table["ci_high"])]})
     doc.text(f"## {number}. Summary\n\n{row['n_games']:,} games, every metric with its 95% "

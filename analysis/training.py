@@ -22,6 +22,7 @@ and, with ``run_dir``, resumes after the last finished generation.
 """
 from __future__ import annotations
 
+import contextvars
 import hashlib
 import pickle
 import time
@@ -36,7 +37,7 @@ from tqdm.auto import tqdm
 
 from sim import __version__
 from sim import trained as T
-from sim.strategy import resolve_seats, trained_player
+from sim.strategy import Strategy, resolve_seats, trained_player
 from sim.errors import BalanceError, RunError
 from sim.games import get_game
 from sim.runner import as_rules, run_inputs, simulate
@@ -109,6 +110,31 @@ def tables(candidate, opponents: list, n_seats: int) -> list[list]:
 
 FLOOR = 0.05
 
+# exploit(should_stop=...)'s hook, asked between generations, tables and check batches of the
+# searches it runs (a context variable, so that train and tune_style need no argument; with
+# jobs > 1 the tables play in other processes and only the generations ask).
+_SHOULD_STOP: contextvars.ContextVar = contextvars.ContextVar("exploit_should_stop", default=None)
+
+
+def _stop_point() -> None:
+    from .workbench.precision import stop_point
+
+    stop_point(_SHOULD_STOP.get())
+
+
+def _rotated_records(spec, rules, lineup, n_games: int, seed: int) -> pd.DataFrame:
+    """``simulate(..., rotate_seats=True).records``; under exploit's stop hook played in pieces
+    of about PIECE_SECONDS that ask it (the same games and table, a bounded wait for a stop)."""
+    should_stop = _SHOULD_STOP.get()
+    if should_stop is None:
+        return simulate(spec, rules, lineup, n_games, seed=seed, rotate_seats=True,
+                        progress=False).records
+    from .workbench.precision import PIECE_SECONDS, play_pieces
+
+    return pd.concat([part.records for part in play_pieces(
+        spec, rules, lineup, n_games, seed, seconds=PIECE_SECONDS, should_stop=should_stop,
+        rotate_seats=True, progress=False)], ignore_index=True)
+
 
 FITNESS = ("fair", "field")
 FIELD_CAP = float(np.log(1.25))
@@ -135,8 +161,7 @@ def fitness(game: str, rules, candidate, opponents: list, n_games: int, seed: in
     n = rules.n_seats
     values = []
     for k, lineup in enumerate(tables(candidate, opponents, n)):
-        records = simulate(spec, rules, lineup, n_games, seed=seed + k, rotate_seats=True,
-                           progress=False).records
+        records = _rotated_records(spec, rules, lineup, n_games, seed + k)
         mine = seat_share(records, n).mean()
         value = np.log(FLOOR + mine * n)
         if relative_to == "field":
@@ -157,8 +182,7 @@ def measure(game: str, rules, candidate, opponent, n_games: int, seed: int) -> d
 
 def shares(spec, rules, lineup, n_games: int, seed: int) -> dict:
     n = rules.n_seats
-    records = simulate(spec, rules, lineup, n_games, seed=seed, rotate_seats=True,
-                       progress=False).records
+    records = _rotated_records(spec, rules, lineup, n_games, seed)
     share = seat_share(records, n)
     total = records[[f"win_{s}" for s in range(n)]].to_numpy(float).sum(axis=1)
     decided = total > 0
@@ -198,6 +222,7 @@ def cma_search(optimizer, generations: int, seed: int, jobs: int, evaluate, stor
     # no backend named: local processes, or a Dask cluster's workers inside on_cluster()
     with Parallel(n_jobs=jobs, backend=None if jobs != 1 else "sequential") as parallel:
         for generation in range(done, generations):
+            _stop_point()
             start_time = time.perf_counter()
             gen_seed = _generation_seed(seed, generation)
             optimizer.reseed_rng(gen_seed % 2**32)  # a resumed run draws what a whole one would
@@ -266,11 +291,20 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     if hold_out is not None and hold_out not in spec.strategies:
         raise RunError(f"held-out strategy {hold_out!r} is not a {spec.title} built-in; choose "
                        f"one of {', '.join(spec.strategies)}")
+    given_opponents = opponents is not None
     if opponents is None:
         opponents = [name for name in spec.strategies if name not in ("random", hold_out)]
     opponents = list(opponents) or ["random"]
     if hold_out is not None and hold_out in opponents:
         raise RunError(f"{hold_out!r} cannot be both an opponent and held out")
+    # every opponent read now (a policy or field file, an agent's module): a bad one is refused
+    # before the first generation; the files they read key a run folder
+    plans = [resolve_seats(spec, opponent, rules.n_seats, rules) for opponent in opponents]
+    if objective is not None and given_opponents:
+        raise RunError(f"this {spec.title} training maximises an objective "
+                       f"({getattr(objective, '__qualname__', objective)}) and plays no "
+                       f"opponents; drop the opponents given ({', '.join(map(_named, opponents))}"
+                       "; --against)")
     mean = np.zeros((n_types, n_features))
     if start is not None:
         mean = np.asarray(start, float).reshape(n_types, -1)
@@ -317,7 +351,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
 
     request = {"command": "train", "game": spec.name, "variant": rules.to_dict(),
                "objective": getattr(objective, "__qualname__", None), "temperature": temperature,
-               "opponents": list(map(str, opponents)), "hold_out": hold_out,
+               "opponents": list(map(_named, opponents)), "hold_out": hold_out,
                "population": population, "games": games,
                "seed": seed, "sigma": sigma, "start": mean.ravel().tolist(),
                "decisions": None if decisions is None else list(decisions),
@@ -331,7 +365,6 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         from sim.checkpoint import RunDir
         # the files the opponents were read from (policy files, agents' modules) and the rules'
         # data files: an edited one makes this another request
-        plans = [resolve_seats(spec, opponent, rules.n_seats) for opponent in opponents]
         request.update(run_inputs(rules, *plans))
         store = RunDir(run_dir, request)
     optimizer = cmaes.CMA(mean=mean[free], sigma=sigma, seed=seed,
@@ -362,7 +395,7 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     provenance = {"game": spec.name, "variant": rules.to_dict(), "n_players": rules.n_seats,
                   "method": "CMA-ES (cmaes) on the win share against a pool, seats rotated, "
                             "common random numbers within a generation",
-                  "opponents": list(map(str, opponents)), "hold_out": hold_out,
+                  "opponents": list(map(_named, opponents)), "hold_out": hold_out,
                   "generations": generations, "population": optimizer.population_size,
                   "games_per_table": games, "seed": seed, "sigma": sigma,
                   "decisions": None if decisions is None else list(decisions),
@@ -373,6 +406,15 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
         provenance["method"] = f"CMA-ES (cmaes) maximising {getattr(objective, '__qualname__', objective)}"
     provenance["temperature"] = temperature
     return Training(weights, history, provenance, spec, temperature)
+
+
+def _named(opponent) -> str:
+    """An opponent as a request and a provenance name it: a user's code (FILE.py:FUNCTION) by
+    its name, since its repr holds an address no rerun shares (its module's digest is among a
+    run folder's inputs); anything else as written."""
+    if isinstance(opponent, Strategy) and (opponent.agent is not None or opponent.fn is not None):
+        return opponent.name
+    return str(opponent)
 
 
 def _decision_rows(names: list, chosen, spec) -> np.ndarray:
@@ -588,14 +630,14 @@ def tune_style(game: str, rules, style: str, field, generations: int = 60,
 
     request = {"command": "tune-style", "game": spec.name, "variant": rules.to_dict(),
                "style": style, "knobs": {int(i): list(knobs[i]) for i in index},
-               "field": str(field), "population": population,
+               "field": _named(field), "population": population,
                "games": games, "seed": seed, "sigma": sigma, "relative_to": relative_to,
                "version": __version__}
+    seats = resolve_seats(spec, [field], rules.n_seats, rules)  # a bad field: refused now
     store = None
     if run_dir is not None:
         from sim.checkpoint import RunDir
-        from sim.strategy import resolve_seats
-        request.update(run_inputs(rules, resolve_seats(spec, [field], rules.n_seats)))
+        request.update(run_inputs(rules, seats))
         store = RunDir(run_dir, request)
     start = np.clip((base[index] - low) / np.where(high > low, high - low, 1.0), 0.0, 1.0)
     optimizer = cmaes.CMA(mean=start, sigma=sigma, seed=seed, population_size=population)
@@ -622,7 +664,8 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
             population: int | None = None, games: int = 300, seed: int = 0, jobs: int = 1,
             run_dir=None, check_games: int = 2000, progress: bool | None = None,
             start: str = "heuristic", relative_to: str | None = None,
-            features: int | None = None, hidden: int = 0, hidden_decisions=None) -> Exploit:
+            features: int | None = None, hidden: int = 0, hidden_decisions=None,
+            should_stop=None) -> Exploit:
     """Train one seat against ``field`` at every other seat; re-measure it on fresh seeds.
 
     start : "heuristic" (the game's START_WEIGHTS: lines a heuristic-like player reaches),
@@ -635,7 +678,16 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
     features : search only the first ``features`` slots (``train``).
     hidden, hidden_decisions : search a policy with that many hidden units per decision type
         (``train``): a richer class of best responses, so a larger share found is a fairer
-        measure of how exploitable the field is."""
+        measure of how exploitable the field is.
+    should_stop : asked between generations, tables and check batches; a true answer raises
+        analysis.workbench.precision.Stopped."""
+    if should_stop is not None:   # the searches below ask it through _SHOULD_STOP
+        arguments = {k: v for k, v in locals().items() if k != "should_stop"}
+        token = _SHOULD_STOP.set(should_stop)
+        try:
+            return exploit(**arguments)
+        finally:
+            _SHOULD_STOP.reset(token)
     spec = get_game(game)
     if start not in exploit_starts(spec):
         raise RunError(f"exploit start {start!r}: choose from {', '.join(exploit_starts(spec))}")
@@ -673,12 +725,12 @@ def exploit(game: str, rules=None, field: str = "trained", generations: int = 60
         line = f"Exploit search ({level}): no game was won by anybody; nothing to compare."
     elif dominant:
         line = (f"Exploit search ({level}): a trained seat wins {measured['share']:.1%} "
-                f"({measured['low']:.1%}-{measured['high']:.1%}) of the decided games, against "
+                f"({measured['low']:.1%} to {measured['high']:.1%}) of the decided games, against "
                 f"a fair {fair:.1%}: a dominant line, so either the game has a degenerate "
                 f"strategy or the field plays weakly (see its action frequencies).")
     else:
         line = (f"Exploit search ({level}): the best trained seat wins {measured['share']:.1%} "
-                f"({measured['low']:.1%}-{measured['high']:.1%}) of the decided games against a "
+                f"({measured['low']:.1%} to {measured['high']:.1%}) of the decided games against a "
                 f"fair {fair:.1%}; the interval's lower end is less than "
                 f"{100 * DOMINANCE_MARGIN:.0f} points above fair: no dominant strategy found.")
     return Exploit(result, measured, frequencies, str(getattr(field, "name", field)), dominant,
@@ -689,7 +741,9 @@ def recipe(game: str, n_players: int | None = None) -> dict | None:
     """How the game's shipped policies are trained: its study's TRAINING (players, opponents,
     held-out strategy, generations, games per table, seed, and optionally an objective, sigma,
     population, the decision types to train, how often the pool grows and what the fitness
-    compares with). ``TRAINING["per_players"][n]`` changes some of them for n players: the
+    compares with). ``players`` lists the player counts that get a policy each (``balance
+    train GAME`` without --players or --out and ``--shipped`` train them all; without it, the
+    rules' default count only). ``TRAINING["per_players"][n]`` changes some of them for n players: the
     recipe for ``n_players`` has them merged in."""
     from .studies import study_module
 
@@ -699,6 +753,17 @@ def recipe(game: str, n_players: int | None = None) -> dict | None:
     plan = dict(plan)
     plan.update(plan.pop("per_players", {}).get(n_players, {}))
     return plan
+
+
+def policy_path(spec, n_players: int):
+    """Where ``-s trained`` seats a policy for ``n_players`` from (sim.trained.shipped_path): the
+    game's policies folder, ``<game>-<n>p.json``, or ``<game>.json`` for a game whose player
+    count is fixed; ``balance train``'s default output."""
+    from sim.games import home
+
+    name = f"{spec.name}-{n_players}p.json" if "n_players" in spec.rules_class.options() \
+        else f"{spec.name}.json"
+    return home(spec).policies / name
 
 
 def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,

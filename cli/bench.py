@@ -522,7 +522,7 @@ def _first_numbers(server, view: dict) -> float:
     got = threading.Event()
 
     def listen():
-        with urllib.request.urlopen(server.url + "api/stream", timeout=60) as stream:
+        with urllib.request.urlopen(server.api("api/stream"), timeout=60) as stream:
             for line in stream:
                 if not line.startswith(b"data: "):
                     continue
@@ -538,8 +538,9 @@ def _first_numbers(server, view: dict) -> float:
     thread = threading.Thread(target=listen, daemon=True)
     thread.start()
     time.sleep(0.5)   # the stream is open, as the page's is
-    request = urllib.request.Request(server.url + "api/view", data=json.dumps(view).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
+    request = urllib.request.Request(server.base + "api/view", data=json.dumps(view).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              **server.headers}, method="POST")
     began = time.perf_counter()
     urllib.request.urlopen(request, timeout=60).read()
     got.wait(60)

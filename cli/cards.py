@@ -92,7 +92,7 @@ def run_cards(args) -> int:
                             strategies=custom)
     ok = table[table["status"] == "ok"]
     shown = ok.assign(**{"effect, pp (95% CI)": pp_text(ok["effect"], ok["ci_low"],
-                                                        ok["ci_high"])})
+                                                        ok["ci_high"], ok["n"])})
     print(shown[["level", "card", "intervention", "n", "effect, pp (95% CI)", "q",
                  "significant", "disagrees"]].to_string(index=False, float_format="{:.3g}".format))
     for row in table[table["status"] != "ok"].itertuples():

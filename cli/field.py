@@ -118,12 +118,15 @@ def _run_field(args) -> int:
     from sim.games import game_names
 
     from .requests import game_request
+    from .training import _check_writable
 
     _positive(args)
     unknown = [g for g in args.game if g not in game_names()]
     if unknown:
         raise BalanceError(f"unknown game {unknown[0]!r}; choose from {', '.join(game_names())}")
     if args.shipped:
+        if args.out is not None:
+            _check_writable(args.out, "--out", folder=True, nothing="nothing was built")
         written = regenerate_shipped(args.game or None, jobs=args.jobs,
                                      progress=not args.no_progress, out=args.out,
                                      run_dir=args.run_dir)
@@ -162,6 +165,9 @@ def _run_field(args) -> int:
     out = args.out or Path("fields") / f"{spec.name}-{rules.n_seats}p.field.json"
     if out.is_dir():
         raise BalanceError(f"--out {str(out)!r} is a folder; give the field file's path")
+    # now, not after the whole build: a path that cannot be written would lose it
+    for path in (out, history_path(out)):
+        _check_writable(path, "--out", folder=False, nothing="nothing was built")
     build = build_field(spec.name, rules, jobs=args.jobs, check_games=args.check_games,
                         progress=not args.no_progress, run_dir=args.run_dir,
                         start=recipe_start(spec.name, rules, plan), **settings)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -28,9 +29,29 @@ EPILOG = """examples:
 """
 
 
+# Options whose value may start with '-' ("--delta -1pp"): argparse takes such a value for an
+# option unless it reads as a plain negative number, and answers "expected one argument".
+SIGNED_VALUES = ("--delta",)
+
+
+def glue_signed_values(argv: list[str]) -> list[str]:
+    """``--delta -1pp`` -> ``--delta=-1pp``, which argparse reads as the value; the command
+    then says what is wrong with it instead of argparse saying it is missing."""
+    out, i = [], 0
+    while i < len(argv):
+        if argv[i] in SIGNED_VALUES and i + 1 < len(argv) and \
+                re.match(r"-\.?\d", argv[i + 1]):
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+        else:
+            out.append(argv[i])
+            i += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(glue_signed_values(sys.argv[1:] if argv is None else list(argv)))
     if not hasattr(args, "run"):
         parser.print_help()
         return 2
@@ -220,7 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="List every game registered through the balance.games entry points (the "
         "toolkit's own and installed plugin games: sim/games.py), with the distribution that "
         "declares it and its package, and the plugins that cannot be used, with why. "
-        "--check also loads each game, so that a plugin that fails to import shows here.")
+        "--check also loads each game, so that a plugin that fails to import (or exits), or "
+        "whose entry point names no GameSpec of its own name, shows there with why.")
     listing.add_argument("--check", action="store_true",
                          help="import every game (slower) and report those that fail")
     listing.set_defaults(run=run_games)

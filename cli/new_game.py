@@ -120,8 +120,7 @@ def record_golden_game(name: str, folder: Path) -> Path:
             "script_by_seat": [[[0, 1]], [[0, 0]]],   # (decision type, action): swap; keep
             "why": "TODO: check this game by hand against the rules, then replace it by a game "
                    "of your own rules (seat 0 holds the 1 and swaps it for the 3; seat 1 keeps "
-                   "the 2; the 3 wins).",
-            "expected": {"record": {}, "events": []}}
+                   "the 2; the 3 wins)."}
     path.write_text(json.dumps(game) + "\n")
     code = (f"import sim.games, {name}.spec; sim.games.register({name}.spec.SPEC)\n"
             f"from {name}.tests.golden import main; raise SystemExit(main(['--write']))\n")

@@ -37,9 +37,10 @@ def game_request(args):
         key, value = item.split("=", 1)
         options[key.strip()] = value.strip()
     if args.players is not None:
-        if "n_players" not in spec.rules_class.options():
+        name = spec.rules_class.player_option()
+        if name is None:
             raise BalanceError(f"{spec.title} has a fixed number of players; drop --players")
-        options["n_players"] = str(args.players)
+        options[name] = str(args.players)
     rules = as_rules(spec, options)
     strategies = [load_strategy(s) for s in args.strategy] or ["random"]
     return spec, rules, strategies

@@ -14,10 +14,11 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
         description=textwrap.fill("Train the game's linear policy over its features (sim/core/policy.py) "
         "with CMA-ES: each candidate plays every opponent of the pool, seats rotated, all "
         "candidates of a generation on the same games; the policy of earlier generations "
-        "joins the pool as training goes. Writes the policy file (seat it with -s "
-        "trained:FILE), its learning curve (PNG, CSV) and its strength against every built-in "
-        "with 95% intervals (docs/training.md). With --shipped, retrains every shipped policy "
-        "(strategies/policies/) from its game's recipe instead.", 88),
+        "joins the pool as training goes. Writes the policy file where -s trained seats it "
+        "(or --out FILE: -s trained:FILE), its learning curve (PNG, CSV) and its strength "
+        "against every built-in with 95% intervals (docs/training.md); without --players or "
+        "--out, one policy for each player count of the recipe's players. With --shipped, retrains every "
+        "shipped policy (strategies/policies/) from its game's recipe instead.", 88),
         epilog="examples:\n  balance train sunzi --jobs 1          (one game, as its shipped "
         "policy was trained)\n  balance train --shipped               (every shipped policy, "
         "from the recipes)\n  balance train --shipped sunzi shuojian (those games' shipped "
@@ -30,14 +31,17 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                        "regenerate_shipped), into strategies/policies/ or the folder --out; the "
                        "other training options are ignored")
     train.add_argument("--against", action="append", metavar="STRATEGY",
-                       help="an opponent of the pool (repeatable; default: every built-in but "
-                       "random and the held-out one); the first is the learning curve's "
+                       help="an opponent of the pool, as -s takes it (a built-in, trained[:FILE], "
+                       "strong[:FILE] or FILE.py:FUNCTION; repeatable; default: every built-in "
+                       "but random and the held-out one); the first is the learning curve's "
                        "yardstick")
     train.add_argument("--hold-out", metavar="STRATEGY",
                        help="a built-in never trained against, measured at the end")
-    train.add_argument("--out", type=Path, help="the policy file (default "
-                       "policies/GAME-Np.json; the learning curve and strength table beside it); "
-                       "with --shipped, the folder of the policies (default strategies/policies)")
+    train.add_argument("--out", type=Path, help="the policy file (default: where -s trained "
+                       "seats it, the game's policies folder: strategies/policies/ for a built-in "
+                       "game, <package>/policies/ for a plugin; the learning curve and strength "
+                       "table beside it); with --shipped, the folder of the policies (default "
+                       "those folders)")
     train.set_defaults(run=run_train)
 
     exploit = commands.add_parser(
@@ -51,7 +55,8 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     add_game_arguments(exploit, games)
     _training_arguments(exploit, all_cores)
     exploit.add_argument("--field", default="trained",
-                         help="the strategy at every other seat (default: trained)")
+                         help="the strategy at every other seat, as -s takes it (FILE.py:FUNCTION "
+                         "included; default: trained)")
     exploit.add_argument("--start", default="heuristic",
                          help="where the searching seat's weights start: the game's heuristic "
                          "(default; finds lines a heuristic-like player reaches); field: for a "
@@ -131,22 +136,23 @@ def _check(args, plan: dict | None = None) -> None:
                            f"{args.hidden}")
 
 
-def _check_writable(path: Path, option: str, folder: bool) -> None:
+def _check_writable(path: Path, option: str, folder: bool,
+                    nothing: str = "nothing was trained") -> None:
     """Refuse, before any training, an output path that could not be written after it: a
     folder where a file goes (or a file where a folder goes), or a folder that cannot be made
-    or written to (a test file is written and removed; the folder is made now)."""
+    or written to (a test file is written and removed; the folder is made now). ``nothing``:
+    what the message says was not done (another command's work)."""
     import os
     import tempfile
 
     if path.exists() and path.is_dir() != folder:
         wanted, found = ("a folder", "a file") if folder else ("a file", "a folder")
-        raise BalanceError(f"{option} {str(path)!r} is {found}; give {wanted} path (nothing "
-                           "was trained)")
+        raise BalanceError(f"{option} {str(path)!r} is {found}; give {wanted} path ({nothing})")
     where = path if folder else path.parent
     existing = next(p for p in (where, *where.parents) if p.exists())
     if not existing.is_dir():
         raise BalanceError(f"{option} {str(path)!r}: {str(existing)!r} is a file, not a folder; "
-                           "give another path (nothing was trained)")
+                           f"give another path ({nothing})")
     try:
         where.mkdir(parents=True, exist_ok=True)
         tempfile.TemporaryFile(dir=where).close()
@@ -154,12 +160,11 @@ def _check_writable(path: Path, option: str, folder: bool) -> None:
             raise PermissionError(13, "the file is read-only")
     except OSError as failure:
         raise BalanceError(f"{option} {str(path)!r} cannot be written "
-                           f"({failure.strerror or failure}); give another path (nothing was "
-                           "trained)") from None
+                           f"({failure.strerror or failure}); give another path ({nothing})") \
+            from None
 
 
 def run_train(args) -> int:
-    from analysis.training import learning_curve, recipe, strength_table, train_recipe
     from sim.games import game_names
 
     from .requests import game_request
@@ -175,16 +180,73 @@ def run_train(args) -> int:
     args.game = args.game[0]
 
     spec, rules, _ = game_request(args)
+    counts = _player_counts(args, spec, rules)
+    given = vars(args).copy()   # the command line; each count's recipe fills in the rest anew
+    runs = []
+    for n in counts:
+        one = argparse.Namespace(**given)
+        variant = rules if n == rules.n_seats else spec.rules_class.from_options(
+            {**rules.to_dict(options_only=True), "n_players": n})
+        if one.run_dir is not None and len(counts) > 1:   # each count resumes on its own
+            one.run_dir = one.run_dir / f"{n}p"
+        runs.append((one, variant, _policy_out(one, spec, variant)))
+    for one, variant, out in runs:
+        _train_one(one, spec, variant, out)
+    return 0
+
+
+def _player_counts(args, spec, rules) -> list[int]:
+    """The player counts to train: the one the command names (--players, -o n_players=N) or
+    the rules' default where --out names one file, else every count the recipe's ``players``
+    lists (each policy where -s trained seats it), else the rules' default."""
+    from analysis.training import recipe
+
+    named = args.players is not None or any(item.partition("=")[0].strip() == "n_players"
+                                            for item in args.option)
+    listed = (recipe(spec.name) or {}).get("players")
+    if named or args.out is not None or not listed or \
+            "n_players" not in spec.rules_class.options():
+        return [rules.n_seats]
+    return [int(n) for n in listed]
+
+
+def _policy_out(args, spec, rules) -> Path:
+    """The policy file: --out, else where ``-s trained`` seats it (the game's policies folder),
+    checked writable with the files beside it before anything is trained."""
+    from analysis.training import policy_path
+
+    out = args.out or policy_path(spec, rules.n_seats)
+    if args.out is None and out.exists():
+        # the file -s trained seats now (a shipped policy, for a built-in game): a short trial
+        # run must not replace it unasked
+        raise BalanceError(f"{str(out)!r} exists: it is the {rules.n_seats}-player policy -s "
+                           f"trained seats now; to replace it, name it: --out {out} (or write "
+                           "elsewhere with --out FILE and seat it with -s trained:FILE)")
+    try:
+        _check_writable(out, "--out", folder=False)  # first: "." has no name to give a suffix
+        for suffix in (".history.csv", ".curve.png", ".strength.csv"):
+            _check_writable(out.with_suffix(suffix), "--out", folder=False)
+    except BalanceError as refused:
+        if args.out is not None:
+            raise
+        raise BalanceError(f"{spec.title}'s policies folder {str(out.parent)!r}, where -s "
+                           f"trained seats them, cannot be written ({refused}); give the policy "
+                           "file with --out FILE") from None
+    return out
+
+
+def _train_one(args, spec, rules, out: Path) -> None:
+    from analysis.training import learning_curve, recipe, strength_table, train_recipe
+    from sim.strategy import load_strategy
+
     plan = recipe(spec.name, rules.n_seats) or {}
     _check(args, plan)
     if args.against is None and plan.get("against") is not None:
         args.against = list(plan["against"])
+    elif args.against is not None:   # read as -s reads a seat: FILE.py:FUNCTION too
+        args.against = [load_strategy(text) for text in args.against]
     if args.hold_out is None:
         args.hold_out = plan.get("hold_out")
-    out = args.out or Path("policies") / f"{spec.name}-{rules.n_seats}p.json"
-    _check_writable(out, "--out", folder=False)  # first: "." has no name to give a suffix
-    for suffix in (".history.csv", ".curve.png", ".strength.csv"):
-        _check_writable(out.with_suffix(suffix), "--out", folder=False)
     plan = dict(plan, against=args.against, hold_out=args.hold_out, generations=args.generations,
                 games=args.games, seed=args.seed, hidden=args.hidden,
                 population=args.population or plan.get("population"))
@@ -198,9 +260,9 @@ def run_train(args) -> int:
     opponents = [name for name in spec.strategies]
     table = strength_table(spec.name, rules, result.player(), opponents, args.check_games)
     table.to_csv(out.with_suffix(".strength.csv"), index=False)
-    print(f"wrote {out} (seat it with -s trained:{out}), its learning curve and strength table")
+    seat = "-s trained seats it" if args.out is None else f"seat it with -s trained:{out}"
+    print(f"wrote {out} ({seat}), its learning curve and strength table")
     print(table.to_string(index=False))
-    return 0
 
 
 def run_shipped(args) -> int:
@@ -228,12 +290,15 @@ def run_exploit(args) -> int:
 
     from .requests import game_request
 
+    from sim.strategy import load_strategy
+
     _check(args)
     spec, rules, _ = game_request(args)
+    field = load_strategy(args.field)   # as -s reads a seat: FILE.py:FUNCTION too
     out = args.out or Path("exploit") / f"{spec.name}-{rules.n_seats}p"
     _check_writable(out, "--out", folder=True)
     with on_backend(args) as jobs:
-        report = exploit(spec.name, rules, field=args.field, generations=args.generations,
+        report = exploit(spec.name, rules, field=field, generations=args.generations,
                          population=args.population, games=args.games, seed=args.seed,
                          jobs=jobs, run_dir=args.run_dir, check_games=args.check_games,
                          progress=not args.no_progress, start=args.start, hidden=args.hidden)

@@ -297,10 +297,13 @@ def _save(out: Path, name: str, table, figure=None) -> list[Path]:
 def _interval_view(table, metrics):
     import pandas as pd
 
+    from analysis.workbench.targets import SIGNED
+
     view = {}
     for m in metrics:
         if m in table and f"{m}_low" in table:
-            view[m] = [f"{v:.4f} ({lo:.4f}-{hi:.4f})" for v, lo, hi in
+            f = "+.4f" if any(word in m for word in SIGNED) else ".4f"   # a difference
+            view[m] = [f"{v:{f}} ({lo:{f}} to {hi:{f}})" for v, lo, hi in
                        zip(table[m], table[f"{m}_low"], table[f"{m}_high"])]
     return pd.DataFrame(view)
 
@@ -460,6 +463,10 @@ def parse_delta(text: str, metric: str | None) -> float:
         value = float(raw[:-2] if pp else raw)
     except ValueError:
         raise BalanceError(f"--delta {text!r} must be a number of percentage points, e.g. 1pp") from None
+    if value < 0:
+        raise BalanceError(f"--delta {text!r}: delta is a size, the difference worth detecting; "
+                           f"give --delta {raw.lstrip('-')} and --alternative less for B lower "
+                           "than A (greater: higher)")
     if pp and metric is not None and metric.endswith("_mean"):
         raise BalanceError(f"--delta {text!r}: {metric} is a mean, not a rate; give its units "
                            "without pp, e.g. --delta 0.5")

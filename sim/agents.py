@@ -17,14 +17,19 @@ illegal action (the kernel ends the chunk after that game), and the runner raise
 (:func:`failure`, :meth:`Callback.report`). An answer that is no action code (a text, a bool, a
 NaN, 1.7, an integer beyond 64 bits, which C would silently wrap into a legal code) is kept the
 same way and reported as the agent's illegal answer; a Ctrl-C that lands while the agent runs
-is the user's interruption, raised again as KeyboardInterrupt, not blamed on the agent.
+is the user's interruption, raised again as KeyboardInterrupt, not blamed on the agent, while
+a KeyboardInterrupt the agent raises itself (no Ctrl-C came: :func:`ctrl_c_counted`) is the
+agent's failure like any other exception.
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import inspect
 import math
 import operator
+import signal
+import threading
 import weakref
 from functools import lru_cache
 
@@ -41,6 +46,7 @@ _C_TYPES = {np.dtype(np.int64): ctypes.c_int64, np.dtype(np.int32): ctypes.c_int
 _INT64 = (-(1 << 63), (1 << 63) - 1)
 _MAX_VIEWS = 4096
 _LIVE: dict[int, "Callback"] = {}   # address -> callback, while its batch's users array lives
+_CTRL_C = [0]   # Ctrl-Cs received while agents played (ctrl_c_counted)
 
 
 def arrays(observation) -> list[tuple[str, np.dtype, int]]:
@@ -101,6 +107,8 @@ class Callback:
     def __init__(self, answer, observation, observation_class, label: str = "agent"):
         self.answer, self.label = answer, label
         self.error: BaseException | None = None
+        self.by_user = False   # the error is a Ctrl-C that landed in the call
+        self._ctrl_c = _CTRL_C[0]
         self._fields = arrays(observation)
         self._n_obs = len(observation)
         self._class = observation_class
@@ -141,14 +149,19 @@ class Callback:
             return action_code(self.answer(decision, seat, obs, legal, params, rng))
         except BaseException as failure:  # it cannot cross the kernel: the runner raises it
             self.error = failure
+            self.by_user = isinstance(failure, KeyboardInterrupt) and _CTRL_C[0] > self._ctrl_c
             return -1
 
     def report(self, seat: int, game: int) -> BaseException:
         """What the runner raises for this callback's kept error, at ``seat`` in game ``game``."""
         error = self.error
-        if isinstance(error, KeyboardInterrupt):
+        if self.by_user:
             return error  # Ctrl-C while the agent ran: the user's interruption, not the agent's
-        if isinstance(error, IllegalAnswer):
+        if isinstance(error, KeyboardInterrupt):
+            report = StrategyError(f"agent {self.label!r} at seat {seat} raised "
+                                   f"KeyboardInterrupt itself, with no Ctrl-C pressed (game "
+                                   f"{game}); an agent that gives up should raise another error")
+        elif isinstance(error, IllegalAnswer):
             report = StrategyError(f"agent {self.label!r} at seat {seat} returned {error}, an "
                                    f"illegal answer in game {game}; it must return the integer "
                                    "code of a legal action")
@@ -166,6 +179,27 @@ def callback_address(answer, observation, observation_class, users: np.ndarray, 
     _LIVE[callback.address] = callback
     weakref.finalize(users, _LIVE.pop, callback.address, None)
     return callback.address
+
+
+@contextlib.contextmanager
+def ctrl_c_counted():
+    """While agents play, count the Ctrl-Cs that arrive (the process's own handler still runs
+    and raises KeyboardInterrupt), so that a KeyboardInterrupt an agent raises itself is told
+    from the user's. Off the main thread no Ctrl-C is raised, so there is nothing to count."""
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous) or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def counted(signum, frame):
+        _CTRL_C[0] += 1
+        previous(signum, frame)
+
+    signal.signal(signal.SIGINT, counted)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def failure(users: np.ndarray) -> "Callback | None":

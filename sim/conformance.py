@@ -427,6 +427,8 @@ def replay(game: dict, seats) -> tuple[dict, list]:
 
 def assert_replays_exactly(path: Path, seats_of) -> None:
     game = json.loads(Path(path).read_text())
+    assert "expected" in game, (f"{path} is not recorded yet: record it with its folder's "
+                                "re-record command and --write, then check it by hand")
     record, events = replay(game, seats_of(game))
     expected = game["expected"]
     assert {k: record[k] for k in expected["record"]} == expected["record"], (
@@ -448,15 +450,18 @@ def regenerate(seats_of, argv=None) -> int:
     for path in args.paths:
         game = json.loads(path.read_text())
         record, events = replay(game, seats_of(game))
-        old = game["expected"]
+        old = game.get("expected")   # None: a new golden game, recorded for the first time
         new_record = {k: (v.item() if hasattr(v, "item") else v) for k, v in record.items()
                       if k not in ("game_id", "n_players")}
-        changed = {k: (old["record"].get(k), v) for k, v in new_record.items()
-                   if old["record"].get(k) != v}
-        print(f"{path}: record differences {changed or 'none'}; "
-              f"events {'unchanged' if events == old['events'] else 'CHANGED'}")
+        if old is None:
+            print(f"{path}: not recorded yet" + ("" if args.write else "; --write records it"))
+        else:
+            changed = {k: (old["record"].get(k), v) for k, v in new_record.items()
+                       if old["record"].get(k) != v}
+            print(f"{path}: record differences {changed or 'none'}; "
+                  f"events {'unchanged' if events == old['events'] else 'CHANGED'}")
         if args.write:
-            game["expected"] = {**old, "record": new_record, "events": events}
+            game["expected"] = {**(old or {}), "record": new_record, "events": events}
             path.write_text(json.dumps(game, indent=2) + "\n")
             print("  written; now re-check it by hand and update its 'why'")
     return 0

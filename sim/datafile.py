@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
+from . import confine
 from .errors import RulesError
 
 SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -113,6 +114,9 @@ def read_table(path, what: str, columns=(), *, comment: str | None = None,
         base, _, name = str(path).rpartition("#")
         if base.lower().endswith(WORKBOOK_SUFFIXES):
             file, sheet = Path(base), name
+    confine.check_file(file, what)   # before any look at the file: a refusal tells nothing
+    if file.is_dir():
+        raise RulesError(f"{label} is a folder; give a data file ({', '.join(TABLE_SUFFIXES)})")
     if not file.is_file():
         raise RulesError(f"{label}: no such file")
     try:

@@ -15,7 +15,8 @@ that the one file is the field (a run folder's digest of it covers every member)
 
 A member is a built-in strategy by name (with ``"params"`` when a best response tuned its
 knobs: analysis.training.tune_style) or a trained policy by its weights (sim/trained.py; with
-``"hidden"`` when it has hidden units).
+``"hidden"`` when it has hidden units). The probabilities sum to 1 (PROBABILITY_TOLERANCE), and
+a field seats only at the player count it was built for (``n_players``).
 ``-s strong`` seats the shipped field for the variant's player count
 (<game>-<n>p.field.json, or <game>.field.json for any count, in the game's policies folder:
 strategies/policies/ for a built-in game, <package>/policies/ for a plugin, sim/games.py), or
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from pathlib import Path
 
 from . import trained
@@ -38,6 +40,8 @@ from .games import home
 
 FORMAT = "balance-field/1"
 SUFFIX = ".field.json"
+# how far the members' probabilities may sum from 1: a file rounds each to 6 places
+PROBABILITY_TOLERANCE = 1e-3
 
 
 def shipped_path(spec: GameSpec, n_players: int | None, rules=None) -> Path | None:
@@ -124,11 +128,14 @@ def as_json(value):
     return json.loads(json.dumps(value, default=str))
 
 
-def load(path, spec: GameSpec) -> dict:
+def load(path, spec: GameSpec, n_players: int | None = None) -> dict:
     """The body of the field file at ``path``, checked: anything that is not a field of this
-    game's strategies raises a StrategyError naming the file and the member at fault."""
+    game's strategies raises a StrategyError naming the file and the member at fault; with
+    ``n_players``, so does a field built for another player count."""
     path = Path(path)
     name = f"field file {str(path)!r}"
+    if path.is_dir():
+        raise StrategyError(f"{name} is a folder; give the field's {SUFFIX} file")
     if not path.is_file():
         raise StrategyError(f"{name} not found")
     try:
@@ -152,8 +159,19 @@ def load(path, spec: GameSpec) -> dict:
                             f"`balance field {spec.name}`")
     for k, member in enumerate(members):
         _check_member(member, spec, f"{name}, member {k}")
-    if sum(m["probability"] for m in members) <= 0:
+    total = sum(m["probability"] for m in members)
+    if total == 0:
         raise StrategyError(f"{name}: the members' probabilities are all 0")
+    # Not rescaled: 0.3 + 0.3 is a typo more often than a wish, and a sum that overflows
+    # (1e308 + 1e308) would leave one member playing every game.
+    if not math.isfinite(total):
+        raise StrategyError(f"{name}: the members' probabilities sum past the largest number; "
+                            "give each member's share of the games, summing to 1")
+    if abs(total - 1) > PROBABILITY_TOLERANCE:
+        raise StrategyError(f"{name}: the members' probabilities sum to {total:.6g}, not 1 (within "
+                            f"{PROBABILITY_TOLERANCE:g}); give each member's share of the games")
+    trained.check_players(body, name, n_players,
+                          f"`balance field {spec.name} --players {n_players}`")
     return body
 
 
@@ -171,6 +189,9 @@ def _check_member(member, spec: GameSpec, name: str) -> None:
         temperature = member.get("temperature", 0.0)
         if not trained._is_number(temperature) or temperature < 0:
             raise StrategyError(f"{name}: 'temperature' is {temperature!r}; it must be a number >= 0")
+    elif not isinstance(member["strategy"], str):
+        raise StrategyError(f"{name}: 'strategy' is {trained._short(member['strategy'])}; it must "
+                            f"be a built-in's name, a string ({', '.join(spec.strategies)})")
     elif member["strategy"] not in spec.strategies or \
             spec.strategies[member["strategy"]].builtin is None:
         raise StrategyError(f"{name}: strategy {member['strategy']!r} is not a built-in "

@@ -122,7 +122,7 @@ def _discover() -> dict[str, GameHome]:
     for entry in entries:
         if entry.name in homes:
             held = homes[entry.name]
-            _PROBLEMS[entry.value] = (
+            _PROBLEMS[f"{entry.name} = {entry.value}"] = (
                 f"{_describe(entry)} is refused: the name {entry.name!r} is taken by "
                 f"{held.entry_point} (package {held.distribution}); rename the game in the "
                 "plugin's pyproject.toml [project.entry-points.\"balance.games\"] and its SPEC")
@@ -178,23 +178,32 @@ def get_game(name: "str | GameSpec") -> GameSpec:
         module, _, attribute = place.entry_point.partition(":")
         try:
             spec = getattr(importlib.import_module(module.strip()), attribute.strip() or "SPEC")
-        except Exception as error:   # anything a plugin's import raises: name the plugin
+        # anything a plugin's import raises, sys.exit included (it would end the whole
+        # command, `balance games` too): name the plugin
+        except (Exception, SystemExit) as error:
             if place.builtin:
                 raise   # the toolkit's own code: the whole traceback is the useful report
-            _PROBLEMS[name] = (f"plugin game {name!r} ({place.entry_point}, from the package "
-                               f"{place.distribution}) failed to load: {_where(error)}"
-                               f"{type(error).__name__}: {error}")
-            del _HOMES[name]
-            raise PluginError(_PROBLEMS[name]) from error
+            raise _refuse(name, f"failed to load: {_where(error)}{type(error).__name__}: "
+                                f"{error}") from error
         if not isinstance(spec, GameSpec) or spec.name != name:
             got = f"a GameSpec named {spec.name!r}" if isinstance(spec, GameSpec) else \
                 type(spec).__name__
-            raise PluginError(f"plugin game {name!r} ({place.entry_point}, from the package "
-                              f"{place.distribution}) must name a GameSpec called {name!r}; "
-                              f"it names {got}")
+            held = _HOMES.get(spec.name) if isinstance(spec, GameSpec) else None
+            taken = f" (the name {spec.name!r} is taken by {held.entry_point}, package " \
+                    f"{held.distribution})" if held is not None and spec.name != name else ""
+            raise _refuse(name, f"must name a GameSpec called {name!r}; it names {got}{taken}")
         use_game_cache(name, place.modules, list(place.sources))
         _LOADED[name] = spec
     return _LOADED[name]
+
+
+def _refuse(name: str, why: str) -> PluginError:
+    """The error of a plugin that cannot be used, kept for ``problems()`` (``balance games``
+    lists it), and the game taken off the registry so that no command half-uses it."""
+    place = _HOMES.pop(name)
+    _PROBLEMS[name] = (f"plugin game {name!r} ({place.entry_point}, from the package "
+                       f"{place.distribution}) {why}")
+    return PluginError(_PROBLEMS[name])
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -249,6 +258,15 @@ def game_version(name: "str | GameSpec") -> str | None:
     except (metadata.PackageNotFoundError, ValueError):   # registered in this process only
         version = "0"
     return f"{place.distribution} {version}+code.{digest.hexdigest()[:12]}"
+
+
+def code_versions(name: "str | GameSpec") -> dict:
+    """The code behind a game's table, for its provenance: ``version``, the toolkit's (all of a
+    built-in game's code), and for a plugin game ``game_version`` too (``game_version()``)."""
+    from . import __version__
+
+    plugin = game_version(name)
+    return {"version": __version__, **({"game_version": plugin} if plugin else {})}
 
 
 def strategies_module(spec: "str | GameSpec"):

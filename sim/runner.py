@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Sequence
 
 import numpy as np
@@ -25,7 +25,7 @@ from .game import GameSpec
 from .games import game_version, get_game
 from .results import Results, Summary, records_frame
 from .rng import master_key
-from .agents import failure as agent_failure
+from .agents import ctrl_c_counted, failure as agent_failure
 from .core.userfn import MISMATCH
 from .strategy import ONE_KERNEL_ENV, SeatPlan, resolve_seats
 from .trained import shipped_path
@@ -235,14 +235,15 @@ def _open_run_dir(run_dir, provenance: dict, rules, seats: SeatPlan, chunk_size,
 def run_inputs(rules, *seat_plans: SeatPlan) -> dict:
     """``{"inputs": {path: sha256}}`` for every file a run with these rules and seats reads:
     data files given as rule options, policy files, and the source file of each user strategy's
-    module (a module constant it reads is part of what it plays); ``{}`` for a run that reads
+    module (a module constant it reads is part of what it plays) with the local modules it
+    imported (:func:`_code_files`); ``{}`` for a run that reads
     none. Every command that keeps a run folder puts this in its request, so that a folder
     whose inputs were edited since is refused (sim.checkpoint), naming the file."""
     from .checkpoint import file_digests
 
     files = [*_data_files(rules)]
     for seats in seat_plans:
-        files += [*seats.sources, *filter(None, map(_code_file, seats.user_fns))]
+        files += [*seats.sources, *(f for fn in seats.user_fns for f in _code_files(fn))]
     digests = file_digests(dict.fromkeys(files))
     return {"inputs": digests} if digests else {}
 
@@ -271,6 +272,39 @@ def _code_file(fn) -> str | None:
         if filename and os.path.isfile(filename):
             return filename
     return None
+
+
+# the toolkit's own packages: an agent beside the checkout imports them, but they are the
+# toolkit's code (its version), not the agent's
+_TOOLKIT = ("sim", "analysis", "cli", "strategies", "heldout", "tests")
+
+
+def _code_files(fn) -> list[str]:
+    """A user strategy's source file, then the local modules it imported: every module loaded
+    from a file under that file's folder, but for installed packages, the toolkit's own and
+    other strategy files. A helper module holds what the strategy plays as much as its own
+    file does. (A module it imports only while playing is not loaded yet, so not covered.)"""
+    from pathlib import Path
+
+    own = _code_file(fn)
+    if own is None:
+        return []
+    folder, root = Path(own).resolve().parent, Path(__file__).resolve().parents[1]
+    installed = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    helpers = set()
+    for name, module in list(sys.modules.items()):
+        path = getattr(module, "__file__", None)
+        if not isinstance(path, str) or not path.endswith(".py") or name == "__main__" \
+                or name.startswith("balance_user_"):   # __main__, other strategy files
+            continue
+        real = Path(path).resolve()
+        if not real.is_relative_to(folder) or {"site-packages", "dist-packages"} & set(real.parts) \
+                or any(real.is_relative_to(p) for p in installed) \
+                or (name.split(".")[0] in _TOOLKIT and real.is_relative_to(root)):
+            continue
+        helpers.add(str(real))
+    helpers.discard(str(Path(own).resolve()))
+    return [own, *sorted(helpers)]
 
 
 def _code_digest(fn) -> str:
@@ -424,7 +458,9 @@ def play_kernel(spec: GameSpec, args: tuple, seats: SeatPlan, key, start: int, c
             f"{reason}. Its signature is strategy(decision, seat, obs, legal, params, rng) "
             f"(strategies/{spec.name}.py documents obs); strategies run without Numba's "
             "reference counting, so they must not create arrays (np.zeros, slice copies)") from None
-    (chunk or spec.kernel.play_chunk)(*args, batch, out, log, ctl)
+    # with agents seated, a Ctrl-C is told from an agent's own KeyboardInterrupt
+    with ctrl_c_counted() if seats.user_fns else nullcontext():
+        (chunk or spec.kernel.play_chunk)(*args, batch, out, log, ctl)
     error = batch.error
     if error[3] == 1:
         row, seat, action = int(error[0]), int(error[1]), int(error[2])

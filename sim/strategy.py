@@ -28,7 +28,7 @@ from numba.core.registry import CPUDispatcher
 
 from .core import mixture
 from .core.header import new_ctl
-from . import field as fields, trained
+from . import confine, field as fields, trained
 from .core.state import MIXTURE, RANDOM, SCRIPT, SEARCH_KIND, TRAINED, USER_KIND, Batch
 from .errors import StrategyError
 from .game import GameSpec
@@ -181,16 +181,28 @@ def lookup(spec: GameSpec, strategy, n_seats: int | None = None, rules=None) -> 
         return spec.strategies[strategy]
     if isinstance(strategy, str) and strategy.split(":", 1)[0] == "trained":
         _, _, path = strategy.partition(":")
-        return trained_from_file(spec, path) if path else trained_shipped(spec, n_seats)
+        if path:
+            confine.check_file(path, "strategies")
+        return trained_from_file(spec, path, n_players=n_seats) if path else \
+            trained_shipped(spec, n_seats)
     if isinstance(strategy, str) and strategy.split(":", 1)[0] == "strong":
         _, _, path = strategy.partition(":")
-        return field_from_file(spec, path) if path else field_shipped(spec, n_seats, rules)
+        if path:
+            confine.check_file(path, "strategies")
+        return field_from_file(spec, path, n_players=n_seats) if path else \
+            field_shipped(spec, n_seats, rules)
     if isinstance(strategy, str) and strategy.split(":", 1)[0] in SEARCH_NAMES:
         return search_player(spec, strategy, n_seats=n_seats, rules=rules)
     if isinstance(strategy, CPUDispatcher):
         return Strategy(strategy.py_func.__name__, fn=strategy)
     if callable(strategy):
         return Strategy(getattr(strategy, "__name__", type(strategy).__name__), agent=strategy)
+    if isinstance(strategy, str) and strategy.rpartition(":")[0].endswith(".py"):
+        # read once by the caller, not here: every lookup would import the file anew (and
+        # compile a numba.njit strategy again) in every worker and generation
+        raise StrategyError(f"{strategy!r} names a strategy file: read it with "
+                            "sim.strategy.load_strategy (as -s does) and pass the Strategy it "
+                            "returns")
     raise StrategyError(
         f"unknown strategy {strategy!r} for {spec.title}; built-ins: {', '.join(spec.strategies)}; "
         "or pass a Strategy(name, fn=<numba.njit function>) or a Python agent(obs, legal)")
@@ -203,9 +215,11 @@ def trained_player(spec: GameSpec, weights, name: str = "trained", temperature: 
                     doc=doc or "a trained linear policy over the game's features")
 
 
-def trained_from_file(spec: GameSpec, path, name: str | None = None) -> Strategy:
-    """A seat playing the policy file at ``path`` (refused if it is for other features)."""
-    body = trained.load(path, spec)
+def trained_from_file(spec: GameSpec, path, name: str | None = None,
+                      n_players: int | None = None) -> Strategy:
+    """A seat playing the policy file at ``path`` (refused if it is for other features, or with
+    ``n_players``, for another player count)."""
+    body = trained.load(path, spec, n_players)
     player = trained_player(spec, body["weights"], name or f"trained:{Path(path).stem}",
                             body.get("temperature", 0.0), doc=f"trained policy {path}")
     return replace(player, source=str(path))
@@ -218,12 +232,14 @@ def trained_shipped(spec: GameSpec, n_players: int | None) -> Strategy:
         raise StrategyError(f"no trained {spec.title} policy is shipped for "
                             f"{n_players or 'this'} players; train one with `balance train "
                             f"{spec.name}` and seat it with -s trained:FILE")
-    return trained_from_file(spec, path, name="trained")
+    return trained_from_file(spec, path, name="trained", n_players=n_players)
 
 
-def field_from_file(spec: GameSpec, path, name: str | None = None) -> Strategy:
-    """A seat playing the field file at ``path``: one member drawn per game (sim/field.py)."""
-    body = fields.load(path, spec)
+def field_from_file(spec: GameSpec, path, name: str | None = None,
+                    n_players: int | None = None) -> Strategy:
+    """A seat playing the field file at ``path``: one member drawn per game (sim/field.py;
+    with ``n_players``, refused if built for another player count)."""
+    body = fields.load(path, spec, n_players)
     return Strategy(name or f"strong:{Path(path).name.removesuffix(fields.SUFFIX)}",
                     builtin=MIXTURE, params=fields.parameters(spec, body),
                     doc=f"strong field {path} ({len(body['members'])} members)", source=str(path))
@@ -256,7 +272,7 @@ def field_shipped(spec: GameSpec, n_players: int | None, rules=None) -> Strategy
         raise StrategyError(f"no strong {spec.title} field is shipped for {n_players or 'this'} "
                             f"players; build one with `balance field {spec.name}` and seat it "
                             "with -s strong:FILE")
-    return field_from_file(spec, path, name="strong")
+    return field_from_file(spec, path, name="strong", n_players=n_players)
 
 
 def broad_field(spec: GameSpec, text: str = "broad", n_seats: int | None = None,
@@ -362,6 +378,7 @@ def load_strategy(text: str):
     if ":" not in text or not text.rpartition(":")[0].endswith(".py"):
         return text
     path, _, name = text.rpartition(":")
+    confine.check_code(text, "strategies")
     if not Path(path).is_file():
         raise StrategyError(f"strategy file {path!r} not found (from --strategy {text!r})")
     digest = hashlib.sha1(str(Path(path).resolve()).encode()).hexdigest()[:10]

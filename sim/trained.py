@@ -15,7 +15,9 @@ A policy with hidden units (``balance train --hidden H``) adds ``"hidden": H`` a
 variant (<game>-<n>p.json, or <game>.json for a game with one count, in the game's policies
 folder: strategies/policies/ for a built-in game, <package>/policies/ for a plugin game),
 ``balance train`` writes new ones. A file trained against other features (another
-``feature_code``) is refused: the weights would mean something else. The seats themselves are
+``feature_code``) is refused: the weights would mean something else; so is one trained for
+another player count (``n_players``) than the table's: it would play, but the game it learnt
+is another. The seats themselves are
 made in sim/strategy.py (``trained_player``, ``trained_from_file``), which reads this module.
 """
 from __future__ import annotations
@@ -149,9 +151,10 @@ def save(path, spec: GameSpec, weights, n_players: int, variant: dict, provenanc
     return path
 
 
-def load(path, spec: GameSpec) -> dict:
+def load(path, spec: GameSpec, n_players: int | None = None) -> dict:
     """The body of the policy file at ``path``, checked: any file that is not a policy for this
-    game's features raises a StrategyError naming the file and the key at fault."""
+    game's features raises a StrategyError naming the file and the key at fault; with
+    ``n_players``, so does a policy trained for another player count."""
     path = Path(path)
     name = f"policy file {str(path)!r}"
     if path.is_dir():
@@ -181,7 +184,32 @@ def load(path, spec: GameSpec) -> dict:
     if not _is_number(temperature) or not temperature >= 0:
         raise StrategyError(f"{name}: 'temperature' is {_short(temperature)}; it must be a "
                             "number >= 0 (0 plays the best-scored action)")
+    check_players(body, name, n_players, f"`balance train {spec.name} --players {n_players}`")
     return body
+
+
+def stored_players(body: dict) -> int | None:
+    """The player count a policy or field file was made for: its 'n_players', else its variant's
+    or provenance's (files written before the key); None where none says."""
+    for where in (body, body.get("variant"), body.get("provenance")):
+        count = where.get("n_players") if isinstance(where, dict) else None
+        if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+            return count
+    return None
+
+
+def check_players(body: dict, name: str, n_players: int | None, remedy: str) -> None:
+    """Refuse a file made for another player count than the table's: its features read the
+    same at any count, so it would play, but as a policy (or field) of another game."""
+    count = body.get("n_players")
+    if count is not None and not (isinstance(count, int) and not isinstance(count, bool)
+                                  and count > 0):
+        raise StrategyError(f"{name}: 'n_players' is {_short(count)}; it must be a whole number "
+                            ">= 1 (the player count the file was made for)")
+    made = stored_players(body)
+    if n_players is not None and made is not None and made != n_players:
+        raise StrategyError(f"{name} was made for {made} players, not the {n_players} this table "
+                            f"seats; give a {n_players}-player file (make one with {remedy})")
 
 
 def _is_number(value) -> bool:

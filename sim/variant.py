@@ -99,6 +99,9 @@ def parse_int_tuple(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in str(text).replace(" ", "").split(",") if part)
 
 
+PLAYER_OPTIONS = ("n_players", "players")
+
+
 class Variant:
     """Base class of every game's rules dataclass."""
 
@@ -112,6 +115,14 @@ class Variant:
     @classmethod
     def options(cls) -> dict[str, dataclasses.Field]:
         return {f.name: f for f in dataclasses.fields(cls)}
+
+    @classmethod
+    def player_option(cls) -> str | None:
+        """The option that holds the player count (games spell it ``n_players`` or, after
+        OpenSpiel, ``players``), or None where the count is fixed. Every front end's
+        ``--players`` / ``players`` goes through it."""
+        options = cls.options()
+        return next((name for name in PLAYER_OPTIONS if name in options), None)
 
     @classmethod
     def from_options(cls, options: dict) -> "Variant":

@@ -43,7 +43,7 @@ from sim.strategy import resolve_seats
 
 from . import metrics as M
 from . import specs
-from .precision import open_run
+from .precision import PIECE_SECONDS, open_run, play_pieces
 from ..stats import paired_difference
 
 ALTERNATIVES = ("two-sided", "greater", "less")
@@ -128,7 +128,9 @@ def check_levels(delta, alpha, power, alternative) -> None:
         return isinstance(x, (int, float, np.floating)) and not isinstance(x, bool) and math.isfinite(x)
 
     if not number(delta) or delta <= 0:
-        raise specs.WorkbenchError(f"delta must be a positive number, got {delta!r}")
+        raise specs.WorkbenchError(f"delta must be a positive number, got {delta!r}: it is the "
+                                   "size of the difference worth detecting; the alternative "
+                                   "('greater', 'less') gives its direction")
     if not number(alpha) or not 0 < alpha < 1:
         raise specs.WorkbenchError(f"alpha must be a number in (0, 1), got {alpha!r}")
     if not number(power) or not 0 < power < 1:
@@ -276,18 +278,30 @@ def _check_sizes(batch, max_games, unit):
         raise specs.WorkbenchError(f"max games {max_games} must be at least the batch {batch}")
 
 
-def _play(spec, side: Side, start: int, count: int, seed: int, jobs: int, run_dir, metric):
+def _play(spec, side: Side, start: int, count: int, seed: int, jobs: int, run_dir, metric,
+          should_stop=None):
+    """Games start..start+count-1 of the seed on one side: their metric values and provenance.
+    A caller that may be stopped (the MCP server) gets the same games in pieces of about
+    PIECE_SECONDS, asked between pieces, since a late step can take minutes."""
+    if should_stop is not None and run_dir is None:
+        values, provenance = [], []
+        for part in play_pieces(spec, side.rules, side.strategies, count, seed, first_game=start,
+                                seconds=PIECE_SECONDS, should_stop=should_stop, jobs=jobs,
+                                backend="threading", progress=False, rotate_seats=True):
+            values.append(metric_values(part.records, spec, side, metric))
+            provenance.append(part.provenance)
+        return np.concatenate(values), provenance
     folder = None if run_dir is None else Path(run_dir) / f"{side.label}-games-{start}-{start + count}"
     part = simulate(spec, side.rules, side.strategies, count, seed, jobs=jobs, backend="threading",
                     progress=False, first_game=start, rotate_seats=True, run_dir=folder)
-    return metric_values(part.records, spec, side, metric), part.provenance
+    return metric_values(part.records, spec, side, metric), [part.provenance]
 
 
 def compare(game, a=None, b=None, *, rules=None, strategies="random", a_strategies=None,
             b_strategies=None, metric: str | None = None, delta: float = 1.0, alpha: float = 0.05,
             power: float = 0.9, alternative: str = "two-sided", seed: int = 0,
             batch: int = DEFAULT_BATCH, max_games: int = DEFAULT_MAX_GAMES, jobs: int = 1,
-            progress: bool = False, run_dir=None, on_step=None) -> Comparison:
+            progress: bool = False, run_dir=None, on_step=None, should_stop=None) -> Comparison:
     """Play A and B on the same games until the sequential test decides, or ``max_games``.
 
     Parameters
@@ -308,6 +322,8 @@ def compare(game, a=None, b=None, *, rules=None, strategies="random", a_strategi
     run_dir : a folder that keeps every finished chunk: the same call resumes a killed run.
     on_step : called after each step with (games per side so far, max_games), for progress
         outside a terminal (the MCP server's progress notifications).
+    should_stop : asked about every PIECE_SECONDS of play; when it answers true the comparison
+        raises analysis.workbench.precision.Stopped (a cancelled MCP call).
 
     Returns
     -------
@@ -336,9 +352,10 @@ def compare(game, a=None, b=None, *, rules=None, strategies="random", a_strategi
                disable=not progress)
     for target in schedule(batch, max_games, unit):
         for side in sides:
-            v, provenance = _play(spec, side, n, target - n, seed, jobs, run_dir, metric)
+            v, provenance = _play(spec, side, n, target - n, seed, jobs, run_dir, metric,
+                                  should_stop)
             values[side.label].append(v)
-            batches[side.label].append(provenance)
+            batches[side.label].extend(provenance)
         bar.update(target - n)
         n = target
         d = np.concatenate(values["B"]) - np.concatenate(values["A"])

@@ -36,6 +36,8 @@ Values are checked when the goals are read: a target must be a finite number; a 
 metric but a mean length ``*_mean``) lies in [0, 1] (an advantage or an edge, in [-1, 1]), so
 that 40 meant as 40 % is refused with the way to write it (``0.40`` or ``40%``). In a file not
 separated by commas a decimal comma reads as a point (``0,45``), as the data files read it.
+Two goals for one expression that can apply at one point and cannot both hold (``victory=0.4``
+and ``victory=0.6``, or ``>=0.6`` and ``<=0.4``) are refused, naming both (:func:`check_consistent`).
 """
 from __future__ import annotations
 
@@ -203,6 +205,32 @@ def check_coverage(goals: Sequence[Goal], points: Sequence[Mapping]) -> None:
                                  "applies everywhere) or leave it out of --over")
 
 
+def check_consistent(goals: Sequence[Goal]) -> None:
+    """Refuse two goals for one expression that can apply at one point (their restrictions
+    agree where both have one) and cannot both hold: two values to be at, or bounds that leave
+    no value between them. Otherwise the tuner would aim between them and report one missed,
+    whatever the game does."""
+    def bounds(goal):   # the values that satisfy the goal
+        return (goal.value if goal.op in ("=", ">=") else -math.inf,
+                goal.value if goal.op in ("=", "<=") else math.inf)
+
+    def named(goal):
+        return f"{goal.text} ({goal.source})" if goal.source else goal.text
+
+    for i, first in enumerate(goals):
+        for second in goals[i + 1:]:
+            if first.expression != second.expression or not all(
+                    same_value(first.where[k], second.where[k])
+                    for k in first.where.keys() & second.where.keys()):
+                continue
+            low = max(bounds(first)[0], bounds(second)[0])
+            high = min(bounds(first)[1], bounds(second)[1])
+            if low > high + 1e-12:   # 1/3 and 0.3333333333333333 are one value
+                raise WorkbenchError(f"contradictory goals for {first.expression}: "
+                                     f"{named(first)} and {named(second)} cannot both hold; "
+                                     "keep one")
+
+
 def parse_goal(text: str, where: Mapping | None = None) -> Goal:
     """``victory=0.5``, ``max_gap(team_*)<=0.02``, ``match(trained,random)>=0.6``."""
     if not isinstance(text, str) or not text.strip():
@@ -312,6 +340,7 @@ def parse_goals(game, goals: Sequence[str] | Mapping[str, float] = (), *,
     if not parsed:
         raise WorkbenchError("give at least one goal: --target METRIC=VALUE, --balance GROUP "
                              "or --target-file FILE.csv")
+    check_consistent(parsed)
     return parsed
 
 

@@ -101,7 +101,8 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
          seed: int = 0, *, trials: int = 150, search_games: int = 64_000, tolerance: float = 0.02,
          fewest_changes: bool = False, precision: float = 0.5, max_games: int = 1_000_000,
          jobs: int = 1, progress: bool = False, run_dir=None, balance: Sequence[str] = (),
-         target_files: Sequence = (), distance: str = "max", pareto: bool = False) -> TuneResult:
+         target_files: Sequence = (), distance: str = "max", pareto: bool = False,
+         should_stop=None) -> TuneResult:
     """Search values of the varied knobs that bring every target metric to its value at every
     ``over`` point; verify the winner on a fresh seed.
 
@@ -127,6 +128,8 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
     run_dir : a folder that keeps every finished chunk. The search is deterministic (seeded
         sampler, batches on the search seed), so the same call replays the finished trials from
         disk and resumes a killed run to the same result.
+    should_stop : asked between trials and between the pieces of every batch, search and
+        verification (precision.stop_point); a true answer raises precision.Stopped.
     """
     import optuna
 
@@ -175,7 +178,7 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
     for group in groups:
         search = _Search(spec, [points[i] for i in group], ranges[group[0]], knobs[group[0]], goals,
                          strategies, seed, search_games, tolerance, fewest_changes, jobs, run_dir,
-                         distance)
+                         distance, should_stop=should_stop)
         label = _label(points[group[0]][0]) if len(group) == 1 else "all"
         if pareto:
             front, rows = search.front(optuna, trials, bar)
@@ -201,7 +204,7 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
         applicable = _applicable(goals, points[i])
         row, provenance = measure(spec, variant, point_strategies, None, verify_seed, applicable,
                                   precision=precision, max_games=max_games, jobs=jobs,
-                                  run_dir=run_dir, with_provenance=True)
+                                  run_dir=run_dir, with_provenance=True, should_stop=should_stop)
         batches.append(provenance)
         for goal in applicable:
             estimate, low, high = goal.measure(row)
@@ -234,14 +237,15 @@ def tune(game, targets: Sequence[str] | Mapping[str, float], vary: Sequence[str]
 
 
 def measure(spec, rules, strategies, n_games, seed, goals, *, precision=None, max_games=None,
-            jobs: int = 1, run_dir=None, with_provenance: bool = False):
+            jobs: int = 1, run_dir=None, with_provenance: bool = False, should_stop=None):
     """The metrics the goals name, with intervals, from one batch (grown to ``precision`` when
     given): headline metrics, the study's declared metrics when a goal may need them (the batch
     then keeps its records), and a rotated match batch per ``match(A,B)`` goal."""
     records = M.declares_metrics(spec) and any(g.match is None and g.expression not in
                                              M.metric_names(spec, rules.n_seats) for g in goals)
     result = run_batch(spec, rules, strategies, n_games, seed, precision=precision,
-                       max_games=max_games, jobs=jobs, stream=not records, run_dir=run_dir)
+                       max_games=max_games, jobs=jobs, stream=not records, run_dir=run_dir,
+                       should_stop=should_stop)
     while True:
         row = M.measured(result, spec, rules.n_seats)
         for goal in goals:
@@ -257,7 +261,7 @@ def measure(spec, rules, strategies, n_games, seed, goals, *, precision=None, ma
             break
         n = min(max_games, max(2 * n, int(n * (widest / (precision / 100)) ** 2)))
         result = run_batch(spec, rules, strategies, 1000 * math.ceil(n / 1000), seed, jobs=jobs,
-                           stream=not records, run_dir=run_dir)
+                           stream=not records, run_dir=run_dir, should_stop=should_stop)
     return (row, result.provenance) if with_provenance else row
 
 
@@ -270,7 +274,7 @@ def _verify_front(search, front: list[dict], seed: int, precision: float, max_ga
             goals = _applicable(search.goals, (assignment, rules, strategies))
             row = measure(search.spec, rules.with_knobs(values), strategies, None, seed, goals,
                           precision=precision, max_games=max_games, jobs=search.jobs,
-                          run_dir=search.run_dir)
+                          run_dir=search.run_dir, should_stop=search.should_stop)
             for goal in goals:
                 estimate, low, high = goal.measure(row)
                 name = f"{_label(assignment)}: {goal.expression}"
@@ -339,7 +343,7 @@ class _Search:
     """One Optuna study over one set of knobs, evaluated at one or several points."""
 
     def __init__(self, spec, points, ranges, knobs, goals, strategies, seed, search_games,
-                 tolerance, fewest_changes, jobs, run_dir=None, distance="max"):
+                 tolerance, fewest_changes, jobs, run_dir=None, distance="max", should_stop=None):
         self.spec, self.points, self.ranges, self.knobs = spec, points, ranges, knobs
         self.distance = distance
         self.goals, self.seed, self.jobs, self.run_dir = goals, seed, jobs, run_dir
@@ -347,6 +351,7 @@ class _Search:
         self.floor = tolerance / 8            # the search's finest half-width
         self.max_games = search_games
         self.cache: dict[tuple, float] = {}
+        self.should_stop = should_stop   # asked before every trial's batches (tune's hook)
 
     def games_for(self, best_deviation: float) -> int:
         """Games for a half-width of about half the best distance so far (powers of 2 x 1000)."""
@@ -369,7 +374,7 @@ class _Search:
                 return self.cache[key]
             goals = _applicable(self.goals, (assignment, rules, strategies))
             row = measure(self.spec, variant, strategies, n, self.seed, goals, jobs=self.jobs,
-                          run_dir=self.run_dir)
+                          run_dir=self.run_dir, should_stop=self.should_stop)
             for goal in goals:
                 estimates[f"{_label(assignment)}: {goal.expression}"] = goal.measure(row)[0]
                 deviations.append(goal.deviation(row))

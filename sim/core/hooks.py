@@ -19,6 +19,7 @@ import sys
 from numba import njit, types
 from numba.extending import overload
 
+from ..errors import StrategyError
 from .hashing import hash_observation
 from .policy import policy_choice, no_features
 from .userfn import call_user
@@ -154,7 +155,15 @@ def register(state_class, n_chance: int | None = None, n_decisions: int | None =
     for name, (arguments, body) in ANSWERS.items():
         if name == "trained_answer":
             body = body.replace("SPARSE", str(sparse_features))  # the game's layout of phi
-            _bind_trained(_STUBS[name], arguments, body, state_class, functions)
+            # a new_core not given N_FEATURES makes a narrower buffer, and the features would
+            # write past it unchecked (the heap breaks later, far away): a clear error instead
+            narrow = (f"{state_class.__module__}: the trained policy's feature buffer is "
+                      f"narrower than N_FEATURES = {width}; pass N_FEATURES to "
+                      "core.new_core(..., n_features) in the kernel's new_state")
+            body = (f"if g.core.phi.shape[1] < {width + 1}:\n"
+                    f"                raise StrategyError({narrow!r})\n            {body}")
+            _bind_trained(_STUBS[name], arguments, body, state_class,
+                          {**functions, "StrategyError": StrategyError})
             continue
         _bind(_STUBS[name], arguments, body, state_class, functions,
               inline=inline_strategies and name == "builtin_answer")

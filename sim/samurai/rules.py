@@ -74,6 +74,14 @@ def _read_csv(package_file: str, path: str | None, what: str, columns: list[str]
     return table, table.label
 
 
+def _once(seen: dict, key, line: int, source: str, what: str) -> None:
+    """Refuse a second row for one key of a data table: read on, the last row would silently
+    replace the first."""
+    if key in seen:
+        raise RulesError(f"{source}: lines {seen[key]} and {line} both give {what}; keep one")
+    seen[key] = line
+
+
 def _int(value, what: str) -> int:
     try:
         if isinstance(value, bool):
@@ -240,13 +248,13 @@ class SamuraiRules(Variant):
         rows, source = _read_csv("cards.csv", self.card_table, "card_table",
                                  ["card", "count", "difficulty", "damage"])
         matrix = np.zeros((L.N_TYPES, L.N_CARD_COLUMNS), np.int64)
-        seen = set()
+        seen: dict[int, int] = {}   # card type -> its line
         for line, row in rows:
             t = CARD_IDS.get(_key(row["card"]))
             if t is None:
                 raise RulesError(f"{source}, line {line}: unknown card {row['card']!r}; the cards "
                                  f"are {', '.join(L.CARD_NAMES)}")
-            seen.add(t)
+            _once(seen, t, line, source, f"the card {L.CARD_NAMES[t]}")
             matrix[t, L.CT.COUNT] = _int(row["count"], f"{source}, line {line}, count")
             if t < L.N_WEAPONS:
                 matrix[t, L.CT.DIFFICULTY] = _int(row["difficulty"], f"{source}, line {line}, difficulty")
@@ -347,8 +355,11 @@ class SamuraiRules(Variant):
         rows, source = _read_csv("characters.csv", None, "character table",
                                  ["character", "resilience"])
         values = np.zeros(L.N_CHARACTERS, np.int64)
-        for _, row in rows:
-            values[self._character(row["character"], source)] = _int(row["resilience"], source)
+        seen: dict[int, int] = {}
+        for line, row in rows:
+            c = self._character(row["character"], source)
+            _once(seen, c, line, source, f"the character {L.CHARACTER_NAMES[c]}")
+            values[c] = _int(row["resilience"], source)
         for name, value in self.character_resilience:
             values[self._character(name, "character_resilience")] = _int(value, f"resilience of {name}")
         if self.resilience_values is not None:
@@ -392,11 +403,14 @@ class SamuraiRules(Variant):
         """{role: {count, honour, multiplier, top}} at this player count (SS-1, SS-2, SS-19)."""
         rows, source = _read_csv("roles.csv", self.role_table, "role_table",
                                  ["players", "role", "count", "honour", "multiplier"])
-        table = {}
+        table, seen = {}, {}
         for line, row in rows:
-            if _int(row["players"], f"{source}, line {line}") != self.n_players:
-                continue
+            players = _int(row["players"], f"{source}, line {line}")
             role = str(row["role"]).strip().lower()
+            # at every player count, not only this one: the file is wrong whatever is played
+            _once(seen, (players, role), line, source, f"the {role} at {players} players")
+            if players != self.n_players:
+                continue
             if role not in ROLE_IDS:
                 raise RulesError(f"{source}, line {line}: unknown role {row['role']!r}; roles are "
                                  f"{', '.join(L.ROLE_NAMES)}")

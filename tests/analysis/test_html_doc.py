@@ -70,7 +70,7 @@ def test_a_shown_table_says_where_it_comes_from(tmp_path):
         Doc(tmp_path).show(pd.DataFrame({"a": [1]}))
 
 
-@pytest.mark.parametrize("cell, key", [(0.25, 0.25), (3, 3.0), ("45.2% (44.1-46.3)", 45.2),
+@pytest.mark.parametrize("cell, key", [(0.25, 0.25), (3, 3.0), ("45.2% (44.1 to 46.3)", 45.2),
                                        ("+1.20", 1.2), ("-3.00", -3.0), ("12,345", 12345.0),
                                        ("4.1e-05", 4.1e-05), ("random", None), ("-", None),
                                        ("n/a", None), (float("nan"), None), (True, None)])

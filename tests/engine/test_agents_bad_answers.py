@@ -1,6 +1,7 @@
 """A Python agent's answers (sim/agents.py, issue 27): an answer that is no 64-bit action code is
 refused as the agent's illegal answer, never wrapped by C into a legal move, and a Ctrl-C while
-the agent runs is an interruption, not the agent's error."""
+the agent runs is an interruption, not the agent's error (a KeyboardInterrupt the agent raises
+itself is: tests/engine/test_review_inputs.py)."""
 import math
 
 import numpy as np
@@ -47,20 +48,31 @@ def test_whole_numbers_of_any_numeric_type_play_as_their_integer():
 
 
 def test_ctrl_c_while_the_agent_runs_is_an_interruption(capsys):
-    def interrupted(obs, legal):
-        raise KeyboardInterrupt
+    """A real Ctrl-C (SIGINT) that lands in the agent; a KeyboardInterrupt the agent raises
+    itself is its own failure (issue 59: tests/engine/test_review_inputs.py)."""
+    import os
+    import signal
 
-    with pytest.raises(KeyboardInterrupt):
-        simulate("kuhn", None, [interrupted, "random"], 5)
-    source = "def stop(obs, legal):\n    raise KeyboardInterrupt\n"
+    def interrupted(obs, legal):
+        os.kill(os.getpid(), signal.SIGINT)
+        return 0
+
+    source = ("import os, signal\n\ndef stop(obs, legal):\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n    return 0\n")
     import tempfile
     from pathlib import Path
 
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "agent.py"
-        path.write_text(source)
-        status = main(["simulate", "kuhn", "-s", f"{path}:stop", "-s", "random", "--games", "5",
-                       "--jobs", "1", "--no-progress"])
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            simulate("kuhn", None, [interrupted, "random"], 5)
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "agent.py"
+            path.write_text(source)
+            status = main(["simulate", "kuhn", "-s", f"{path}:stop", "-s", "random", "--games",
+                           "5", "--jobs", "1", "--no-progress"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert status == 130
     err = capsys.readouterr().err
     assert "interrupted" in err and "raised" not in err

@@ -27,6 +27,17 @@ def test_simulate_prints_seat_table_and_writes_parquet(tmp_path, capsys):
     assert len(frame) == 2000 and provenance["strategies"] == ["cautious", "random", "glory"]
 
 
+@pytest.mark.parametrize("game, players", [("goofspiel", 3), ("parthian", 5)])
+def test_players_reaches_the_option_each_game_spells(game, players, tmp_path):
+    """--players is the one spelling of the player count whatever the game calls its option
+    (Goofspiel's `players`, after OpenSpiel; Parthian Shot's `n_players`)."""
+    out = tmp_path / "run.parquet"
+    assert main(["simulate", game, "--players", str(players), "--games", "200",
+                 "--out", str(out), "--no-progress"]) == 0
+    frame, provenance = read_parquet(out)
+    assert len(provenance["strategies"]) == players and f"win_{players - 1}" in frame
+
+
 def test_play_prints_a_narrative(capsys):
     assert main(["play", "parthian", "--players", "4", "-s", "glory", "--seed", "3"]) == 0
     text = capsys.readouterr().out

@@ -36,3 +36,60 @@ def test_the_package_lands_in_the_folder_given_and_nowhere_else(tmp_path):
     assert 'dice_duel = "dice_duel.spec:SPEC"' in (tmp_path / "mine" / "pyproject.toml").read_text()
     left = [path.name for path in written if re.search(r"__[A-Z][A-Z_]*__", path.read_text())]
     assert not left, f"placeholders left in {left}"
+
+
+def test_the_kernel_sizes_the_feature_buffer_by_n_features(tmp_path):
+    """Issue 59, item 1: without N_FEATURES, new_core's buffer held one or two features and the
+    scaffold's three were written past it. (tests/engine/test_boundscheck.py trains the
+    scaffold with every index checked; tests/engine/test_feature_buffer.py, the engine's check.)"""
+    create("dice_duel", folder=tmp_path / "mine", golden=False)
+    kernel = (tmp_path / "mine" / "dice_duel" / "kernel.py").read_text()
+    calls = re.findall(r"core\.new_core\(([^)]*)\)", kernel)
+    assert calls and all(args.replace(" ", "").endswith(",N_FEATURES") for args in calls), calls
+    assert "from .strategies import N_FEATURES" in kernel
+
+
+def test_the_tests_dependencies_are_declared_and_the_readme_says_so(tmp_path):
+    """Issue 59, item 3: the generated tests need pytest and hypothesis (sim.conformance's
+    fuzzing); the package declares them as its `test` extra."""
+    import tomllib
+
+    create("dice_duel", folder=tmp_path / "mine", golden=False)
+    project = tomllib.loads((tmp_path / "mine" / "pyproject.toml").read_text())["project"]
+    wanted = {re.split(r"[<>=\[ ]", need)[0] for need in project["optional-dependencies"]["test"]}
+    assert {"pytest", "hypothesis"} <= wanted
+    assert "pip install -e '.[test]'" in (tmp_path / "mine" / "README.md").read_text()
+
+
+def test_the_readme_trains_with_out_and_the_recipe_lists_its_player_counts(tmp_path):
+    """Issue 59, item 5: the README shows where a policy goes (--out), and the recipe's
+    `players`, one policy per count listed, is spelled out where a designer edits it."""
+    create("dice_duel", folder=tmp_path / "mine", golden=False)
+    readme = (tmp_path / "mine" / "README.md").read_text()
+    assert "balance train dice_duel --players 2 --out dice_duel/policies/dice_duel-2p.json" in readme
+    study = (tmp_path / "mine" / "dice_duel" / "study.py").read_text()
+    assert '"players": (2,)' in study and "every count" in study
+
+
+def test_a_new_golden_game_without_expected_is_recorded(tmp_path, monkeypatch, capsys):
+    """Issue 59, item 4: re-recording a brand-new golden file (no "expected" yet) raised
+    KeyError; now --write records it, and the replay test says it is not recorded yet."""
+    import json
+
+    from sim import conformance
+
+    record = {"game_id": 0, "n_players": 2, "card_0": 3, "win_0": 1.0}
+    monkeypatch.setattr(conformance, "replay", lambda game, seats: (record, [[1, 0, 0]]))
+    path = tmp_path / "new.json"
+    path.write_text(json.dumps({"game": "dice_duel", "rules": {}, "script_by_seat": [],
+                                "why": "seat 0 wins"}))
+    with pytest.raises(AssertionError, match="not recorded yet"):
+        conformance.assert_replays_exactly(path, lambda game: [])
+    assert conformance.regenerate(lambda game: [], [str(path)]) == 0
+    assert "not recorded yet" in capsys.readouterr().out
+    assert "expected" not in json.loads(path.read_text())   # shown only, without --write
+    assert conformance.regenerate(lambda game: [], [str(path), "--write"]) == 0
+    game = json.loads(path.read_text())
+    assert game["expected"] == {"record": {"card_0": 3, "win_0": 1.0}, "events": [[1, 0, 0]]}
+    assert game["why"] == "seat 0 wins"
+    conformance.assert_replays_exactly(path, lambda game: [])

@@ -104,12 +104,15 @@ def test_every_command_finds_the_plugin(plugin):
     cards = balance(run, "cards", GAME, "--games", "100", "--jobs", "1", "--no-progress",
                     "--out", str(work / "cards")).stdout
     assert "cards" in cards and (work / "cards" / "cards.csv").is_file()
+    # issue 59, item 7: the card table names the plugin's own code too
+    made = json.loads((work / "cards" / "cards.provenance.json").read_text())
+    assert made["game_version"].startswith(f"{DIST} 0.1.0+code.")
 
-    # trained into the plugin's own policies folder, where -s trained finds it
+    # trained, without --out, into the plugin's own policies folder, where -s trained finds it
+    # (issue 59, item 5: it went to ./policies/)
     policy = site / GAME / "policies" / f"{GAME}-2p.json"
-    balance(run, "train", GAME, "--generations", "2", "--games", "20", "--jobs", "1",
-            "--out", str(policy))
-    assert json.loads(policy.read_text())["game"] == GAME
+    balance(run, "train", GAME, "--generations", "2", "--games", "20", "--jobs", "1")
+    assert json.loads(policy.read_text())["game"] == GAME and not (work / "policies").exists()
     assert str(policy) in balance(run, "strategies", GAME).stdout
     seated = balance(run, "simulate", GAME, "-s", "trained", "-s", "random", "--games", "100",
                      "--jobs", "1", "--no-progress").stdout
@@ -171,10 +174,11 @@ async def ask():
         return games, json.loads(answer.content[0].text)
 games, compared = anyio.run(ask)
 print(json.dumps({{"error": snap["error"], "games": snap["games"], "listed": json.dumps(games),
-                  "compare": sorted(compared)}}))
+                  "compare": sorted(compared), "version": snap["provenance"].get("game_version")}}))
 """
     out = json.loads(run(sys.executable, "-c", code).stdout.strip().splitlines()[-1])
     assert out["error"] is None and out["games"] == 240
+    assert out["version"].startswith(f"{DIST} 0.1.0+code.")   # issue 59, item 7
     assert GAME in out["listed"] and "provenance" in out["compare"]
 
 @pytest.mark.timeout(900)
@@ -245,3 +249,47 @@ def test_a_builtin_games_parts_are_where_they_were_and_a_taken_name_is_refused()
     with pytest.raises(PluginError, match="the name is taken by sim.kuhn.spec:SPEC"):
         register(impostor)
     assert get_game("kuhn").title == "Kuhn poker"
+
+
+def test_games_check_lists_every_plugin_it_cannot_use_with_why(tmp_path, monkeypatch, capsys):
+    """Issue 59, item 6: a plugin whose SPEC is no GameSpec, or a GameSpec named after a game
+    another entry point holds, vanished from `balance games --check` with no problem listed,
+    and one that calls sys.exit at import ended the whole listing (rc 3, nothing named). The
+    entry points are faked: plugin packages on sys.path, announced by the metadata lookup."""
+    from importlib import metadata
+    from types import SimpleNamespace
+
+    import sim.games as G
+    from cli.main import main
+
+    bodies = {"quitter": "import sys\nsys.exit(3)\n", "number": "SPEC = 42\n",
+              "impostor": "from sim.games import get_game\nSPEC = get_game('kuhn')\n"}
+    for name, body in bodies.items():
+        (tmp_path / f"{name}_game").mkdir()
+        (tmp_path / f"{name}_game" / "__init__.py").write_text("")
+        (tmp_path / f"{name}_game" / "spec.py").write_text(body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    real = list(metadata.entry_points(group=G.GROUP))
+    dist = SimpleNamespace(name="balance-game-fakes")
+    fakes = [SimpleNamespace(name=name, value=f"{name}_game.spec:SPEC", group=G.GROUP, dist=dist)
+             for name in bodies]
+    lookup = SimpleNamespace(version=metadata.version, entry_points=lambda group: real + fakes,
+                             PackageNotFoundError=metadata.PackageNotFoundError)
+    monkeypatch.setattr(G, "metadata", lookup)   # the registry's lookup only, not numba's
+    monkeypatch.setattr(G, "_HOMES", None)   # discovered afresh, restored after the test
+    monkeypatch.setattr(G, "_PROBLEMS", {})
+    monkeypatch.setattr(G, "_LOADED", dict(G._LOADED))
+
+    assert main(["games", "--check"]) == 0
+    games, _, problems = capsys.readouterr().out.partition("cannot be used:")
+    listed = {line.split()[0] for line in games.splitlines()[1:] if line.strip()}
+    assert {"kuhn", "parthian", "sunzi"} <= listed and not listed & set(bodies)
+    lines = [line.strip() for line in problems.strip().splitlines()]
+    assert len(lines) == 3, lines
+    start = "plugin game '{}' ({}_game.spec:SPEC, from the package balance-game-fakes) "
+    for name, why in (("quitter", "failed to load: "),
+                      ("number", "must name a GameSpec called 'number'; it names int"),
+                      ("impostor", "must name a GameSpec called 'impostor'; it names a GameSpec "
+                                   "named 'kuhn' (the name 'kuhn' is taken by sim.kuhn.spec:SPEC")):
+        assert any(line.startswith(start.format(name, name) + why) for line in lines), (name, lines)
+    assert any("SystemExit: 3" in line for line in lines)

@@ -152,7 +152,9 @@ def test_help_explains_the_method(capsys):
 @pytest.mark.parametrize("argv, message", [
     (["--metric", "nope"], "unknown metric 'nope'"),
     (["--delta", "0"], "delta must be a positive"),
-    (["--delta=-1pp"], "delta must be a positive"),
+    (["--delta=-1pp"], "delta is a size"),
+    (["--delta", "-1pp"], "give --delta 1pp and --alternative less"),   # not argparse's "expected one argument"
+    (["--delta", "-0.5"], "delta is a size"),
     (["--delta", "lots"], "--delta 'lots'"),
     (["--alpha", "1.5"], "alpha must be a number in (0, 1)"),
     (["--power", "0"], "power must be a number in (0, 1)"),

@@ -48,7 +48,7 @@ def browser():
 
 
 def status(server) -> dict:
-    with urllib.request.urlopen(server.url + "api/status", timeout=10) as response:
+    with urllib.request.urlopen(server.api("api/status"), timeout=10) as response:
         return json.loads(response.read())
 
 
@@ -62,8 +62,9 @@ def test_slider_moves_the_numbers_and_the_interval_narrows(server, browser):
     errors: list[str] = []
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server.url)
+    page.goto(server.url)                    # the address with the token, as printed
     page.wait_for_selector('tr[data-metric="first_seat_advantage"]', timeout=60_000)
+    assert "token=" not in page.url          # the page dropped it; its cookie carries on
     # The default against itself: every paired difference is exactly zero.
     assert headline_cell(page).get_attribute("data-mean") in ("0", "0.0")
     assert "Default rules" in page.locator("#verdict").inner_text()
@@ -104,10 +105,11 @@ def test_slider_moves_the_numbers_and_the_interval_narrows(server, browser):
     assert headline_cell(page).get_attribute("data-mean") not in ("", "0")
 
     # A refused knob value from the API answers with the input's name and the rule's text.
-    request = urllib.request.Request(server.url + "api/view", method="POST",
+    request = urllib.request.Request(server.base + "api/view", method="POST",
                                      data=json.dumps({"options": {"num_turns": "20"},
                                                       "changed": "num_turns"}).encode(),
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json",
+                                              **server.headers})
     with urllib.request.urlopen(request, timeout=30) as response:
         body = json.loads(response.read())
     assert body["ok"] is False

@@ -88,7 +88,7 @@ def test_an_answer_short_of_its_precision_is_undecided():
     ("compare", {"game": "goofspiel", "b": {"num_cards": 8}, "metric": "speed"}, "metric",
      "unknown metric 'speed'"),
     ("compare", {"game": "goofspiel", "b": {"num_cards": 8}, "delta_pp": -1}, "delta_pp",
-     "delta must be a positive number"),
+     "delta_pp must be a number from 0.05 to 100"),
     ("simulate", {"game": "goofspiel", "players": 9}, "players", "players=9 is not allowed"),
     ("simulate", {"game": "goofspiel", "levels": "grandmaster"}, "levels", "grandmaster"),
     ("simulate", {"game": "goofspiel", "levels": "/tmp/mine.py:agent"}, "levels",

@@ -145,7 +145,7 @@ def _pairs(doc: Doc, run) -> None:
         "as seat 1": table["as seat 1"].map("{:.1%}".format)}))
     best = table.loc[table["win share"].idxmax()]
     doc.finding(f"`{best['strategy']}` beats `{best['opponent']}` in {best['win share']:.1%} of "
-                f"games (95% CI {best['ci_low']:.1%}-{best['ci_high']:.1%}; table b_pairs); the "
+                f"games (95% CI {best['ci_low']:.1%} to {best['ci_high']:.1%}; table b_pairs); the "
                 "share is the same from either seat within its interval.")
 
 

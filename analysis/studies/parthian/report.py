@@ -206,7 +206,7 @@ def _mixes(doc: "Doc", run) -> None:
     best = mixed.loc[mixed["advantage"].idxmax()]
     doc.finding(f"Strongest built-in strategy in the mixes at {MIX_PLAYERS} players: "
                 f"`{best['strategy']}` in '{best['mix']}', {best['win_rate']:.1%} per seat "
-                f"(95% CI {best['ci_low']:.1%}-{best['ci_high']:.1%}) against a fair share of "
+                f"(95% CI {best['ci_low']:.1%} to {best['ci_high']:.1%}) against a fair share of "
                 f"{best['fair']:.1%} (table b_strategy_win_rates).")
     doc.figure("b_strategy_win_rates", plots.win_rate_plot(strategies, ["mix", "strategy"]),
                "Each dot is a strategy's win rate per seat within one mix, with its 95% interval; "
@@ -254,7 +254,7 @@ def overview_view(table: pd.DataFrame) -> pd.DataFrame:
         "team victory (95% CI)": pct_text(table["victory"], table["victory_low"], table["victory_high"]),
         "balance": table["balance"].map("{:.3f}".format),
         "seat uniformity p": table["uniformity_p"].map(p_text),
-        "mean rounds (95% CI)": [f"{m:.2f} ({lo:.2f}-{hi:.2f})" for m, lo, hi in
+        "mean rounds (95% CI)": [f"{m:.2f} ({lo:.2f} to {hi:.2f})" for m, lo, hi in
                                  zip(table["rounds_mean"], table["rounds_low"], table["rounds_high"])],
         "sd rounds": table["rounds_sd"].map("{:.2f}".format),
     })

@@ -82,7 +82,10 @@ def leader_cards(rules) -> list[Card]:
             kind = f"leader ({LEADER_NAMES[seat][LEADERS.index(leader)].split(':')[0]})"
         else:
             name, kind = f"{SIDE_NAMES[seat]} leader (strategy's pick)", "leader"
-        out.append(Card(name, kind, {YARDSTICK: {option: "none"}}, owner=WIN[seat]))
+        # optional (the kernel asks before each use: decisions power and target), so the
+        # table's dominance check reads a leader that costs its side as a play artifact
+        out.append(Card(name, kind, {YARDSTICK: {option: "none"}}, owner=WIN[seat],
+                        optional=True))
     return out
 
 

@@ -109,7 +109,7 @@ def share_text(stages: pd.DataFrame, key) -> str:
     if games == 0:
         return "-"
     low, high = wilson(white, games)
-    return f"{white / games:.1%} ({100 * low:.1f}-{100 * high:.1f})"
+    return f"{white / games:.1%} ({100 * low:.1f} to {100 * high:.1f})"
 
 
 
@@ -246,7 +246,7 @@ def _side_findings(doc: "Doc", white: pd.DataFrame, overview: pd.DataFrame) -> N
     doc.finding(f"{verdict[0].upper()}{verdict[1:]}. The interval is not corrected for picking "
                 f"the largest of {len(white)} mode-and-pairing cells; its Holm-corrected p is "
                 f"{p_text(top['p_holm'])} (table a_sides).")
-    rates = "; ".join(f"{r.mode} {r.win_rate:.1%} ({r.ci_low:.1%}-{r.ci_high:.1%})"
+    rates = "; ".join(f"{r.mode} {r.win_rate:.1%} ({r.ci_low:.1%} to {r.ci_high:.1%})"
                       for r in white[white["pairing"] == next(iter(SUNZI_PAIRINGS))].itertuples())
     doc.finding(f"White's win rate with random play on both sides (a draw counts 1/2): {rates}.")
     most = overview.loc[overview["draw"].idxmax()]
@@ -322,13 +322,18 @@ def _sunzi_cards(doc: "Doc", SZ, modes) -> None:
         part.attrs = {"provenance": dict(batch.provenance)}
         doc.show(pd.DataFrame({
             "side": part["side"], "card": part["card"],
-            "GIH WR": pct_text(part["gih_wr"], part["gih_low"], part["gih_high"]),
-            "OH WR": pct_text(part["oh_wr"], part["oh_low"], part["oh_high"]),
-            "OH gain, pp (95% CI)": pp_text(part["oh_gain"], part["oh_gain_low"], part["oh_gain_high"]),
-            "Played WR": pct_text(part["played_wr"], part["played_low"], part["played_high"]),
+            # a group of a few games shows "too few games" (analysis.evidence); a difference
+            # counts its smaller group
+            "GIH WR": pct_text(part["gih_wr"], part["gih_low"], part["gih_high"], part["n_gih"]),
+            "OH WR": pct_text(part["oh_wr"], part["oh_low"], part["oh_high"], part["n_oh"]),
+            "OH gain, pp (95% CI)": pp_text(part["oh_gain"], part["oh_gain_low"],
+                                            part["oh_gain_high"], part[["n_oh", "n_noh"]].min(axis=1)),
+            "Played WR": pct_text(part["played_wr"], part["played_low"], part["played_high"],
+                                  part["n_played"]),
             "play rate": part["play_rate"].map("{:.1%}".format),
             "games never held": part["n_gns"],
-            "IWD, pp (95% CI)": pp_text(part["iwd"], part["iwd_low"], part["iwd_high"]),
+            "IWD, pp (95% CI)": pp_text(part["iwd"], part["iwd_low"], part["iwd_high"],
+                                        part[["n_gih", "n_gns"]].min(axis=1)),
         }), caption=f"{pairing}, advanced", file="c_cards.csv",
             provenance=part.attrs["provenance"])
         doc.figure(f"c_cards_{i}", plots.card_plot(part, ("oh", "noh", "played")),
@@ -372,7 +377,7 @@ def _sunzi_leaders(doc: "Doc", SZ, modes, run) -> None:
     top = grid.loc[grid["advantage"].abs().idxmax()]
     doc.finding(f"Most lopsided leader pairing: Sun Wu {top['white_leader']} against Chu "
                 f"{top['black_leader']} (warlord on {top['base']}, {top['pairing']}), White wins "
-                f"{top['white_win_rate']:.1%} (95% CI {top['ci_low']:.1%}-{top['ci_high']:.1%}, "
+                f"{top['white_win_rate']:.1%} (95% CI {top['ci_low']:.1%} to {top['ci_high']:.1%}, "
                 f"Holm p {p_text(top['p_holm'])}); {int((grid['p_holm'] < 0.05).sum())} of "
                 f"{len(grid)} pairings differ from 1/2 at Holm p < 0.05 (table d_leader_grid).")
     picks = T.stack([(k, SZ.leader_picks(b)) for k, b in modes if k["mode"].startswith("warlord")])
