@@ -27,7 +27,7 @@ import numpy as np
 from scipy import stats
 
 from sim.errors import BalanceError, RulesError
-from sim.games import get_game
+from sim.games import code_versions, get_game
 from sim.runner import simulate
 from sim.variant import PLAYER_OPTIONS
 
@@ -463,8 +463,6 @@ def _verdict(row, resolved: Resolved, games: int, precision: float, reached: boo
 
 
 def provenance(resolved: Resolved, games: int, seed: int, precision: float) -> dict:
-    from sim.games import code_versions
-
     return {"game": resolved.spec.name, "variant_a": resolved.a.rules.to_dict(),
             "variant_b": resolved.b.rules.to_dict(), "changes": resolved.changes,
             "levels": resolved.levels, "strategies": list(resolved.a.labels),
