@@ -217,6 +217,7 @@ class Resolved:
     levels: list
     changes: dict          # option -> text: B's options that differ from A's (knobs included)
     assignment: dict = field(default_factory=dict)   # the edits as asked: options, then knobs
+    strong_play: str = ""  # where strong plays B's variant unfitted: the field's transfer there
 
 
 def resolve(view: View) -> Resolved:
@@ -266,7 +267,8 @@ def resolve(view: View) -> Resolved:
     from sim.strategy import resolve_seats
 
     a.labels = b.labels = tuple(resolve_seats(spec, seats, a_rules.n_seats).labels)
-    return Resolved(spec, a, b, levels, changes, asked if changes else {})
+    return Resolved(spec, a, b, levels, changes, asked if changes else {},
+                    _strong_play(spec, b.rules, seats))
 
 
 def _value_text(value) -> str:
@@ -407,7 +409,8 @@ def summary(resolved: Resolved, sums: Sums, games: int, seconds: float, precisio
             "games_per_s": 2 * games / seconds if seconds > 0 else 0.0,
             "seconds": seconds, "precision_pp": precision, "precision_reached": reached,
             "done": reached or games >= max_games or finished, "decided": decided,
-            "verdict": verdict, "headline": headline, "levels": resolved.levels,
+            "verdict": " ".join(filter(None, (verdict, resolved.strong_play))),
+            "headline": headline, "levels": resolved.levels,
             "metrics": rows, "provenance": provenance(resolved, games, seed, precision)}
 
 
@@ -460,6 +463,17 @@ def _verdict(row, resolved: Resolved, games: int, precision: float, reached: boo
                        "precision.")
     tail = " (the games cap is reached: undecided)" if out_of_budget else ""
     return False, f"Undecided so far: {metric} {shown} after {games:,} paired games{tail}."
+
+
+def _strong_play(spec, rules, seats) -> str:
+    """The stored transfer of the strong field to the edited variant, where a seat plays it
+    and the variant is not its own (analysis/fitted.py); the page does not measure one."""
+    from .fitted import seats_strong, strong_fit
+
+    if not any(seats_strong(getattr(s, "name", s)) for s in seats):
+        return ""
+    fit = strong_fit(spec.name, rules)
+    return "" if fit is None or fit.own else fit.line()
 
 
 def provenance(resolved: Resolved, games: int, seed: int, precision: float) -> dict:

@@ -75,8 +75,19 @@ def field_exploitability(game, rules=None) -> str:
         this = ", ".join(f"{k}={here[k]}" for k in differ)
         head, _, rest = line.partition(": ")
         return (f"{head}, measured in the variant it was built for ({built}) and not in this one "
-                f"({this}): {rest}")
+                f"({this}): {rest} {transfer_text(game, rules)}")
     return line
+
+
+def transfer_text(game, rules=None) -> str:
+    """How far the strong field carries to this variant where it was fitted to another: its
+    measured transfer, or how to measure it (analysis/fitted.py)."""
+    from .fitted import strong_fit
+
+    fit = strong_fit(game, rules)
+    if fit is None or fit.own:
+        return ""
+    return fit.line()
 
 
 def field_exploit_line(game, rules=None) -> str:

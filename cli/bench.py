@@ -98,8 +98,9 @@ def run_search(budget: int = 64, n_games: int = 20) -> str:
 
 # Trained play against the game's best heuristic (balance bench --trained): every shipped policy
 # and every shipped strong field.
-TRAINED_CASES = ([("sunzi", {}), ("sunzi", {"mode": "advanced"}), ("shuojian", {}), ("kuhn", {}),
-                  ("leduc", {})]
+TRAINED_CASES = ([("sunzi", {}), ("sunzi", {"mode": "advanced"}), ("sunzi", {"warlord": True}),
+                  ("sunzi", {"mode": "advanced", "warlord": True}), ("shuojian", {}),
+                  ("kuhn", {}), ("leduc", {})]
                  + [("samurai", {"n_players": n}) for n in (3, 4, 5, 6, 7)]
                  + [("parthian", {"n_players": n}) for n in (3, 4, 5, 6)])
 

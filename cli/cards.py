@@ -82,6 +82,11 @@ def run_cards(args) -> int:
             print(f"{card.name} ({card.kind}; read on {owner}): {', '.join(card.interventions)}")
         print("levels: " + ", ".join(f"{k} = {v}" for k, v in I.levels(spec, rules).items()))
         return 0
+    from .requests import state_strong_fit
+
+    state_strong_fit(spec, rules, args.strategy or [
+        name for level, name in I.levels(spec, rules).items()
+        if not args.level or level in args.level], args)
     custom = strategies if args.strategy else None
     if custom is not None and len(custom) == 1:
         custom = custom[0]

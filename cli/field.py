@@ -27,6 +27,8 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
             "-s strong:FILE (the shipped one: -s strong). With --shipped, rebuild every shipped "
             "field from its game's recipe (the study's FIELD).", 88),
         epilog="examples:\n  balance field sunzi --out my_sunzi.field.json\n"
+               "  balance field sunzi -o warlord=true --from strong   (fit a variant's field)\n"
+               "  balance field sunzi -o warlord=true --transfer      (how far strong carries)\n"
                "  balance field --shipped sunzi          (the shipped field, from its recipe)\n"
                "  balance field sunzi --check strategies/policies/sunzi.field.json"
                "   (re-measure a field)",
@@ -82,6 +84,16 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     parser.add_argument("--check", type=Path, metavar="FIELD_FILE", help="only re-measure this "
                         "field's exploitability: a best-response search from each start at the "
                         "budget given")
+    parser.add_argument("--from", dest="warm_from", metavar="strong|FIELD_FILE",
+                        help="fit a field to the variant the options name, starting from the "
+                        "members of the nearest field (strong: the one -s strong seats there) "
+                        "with a short PSRO (analysis.field.WARM_START; the flags above change "
+                        "it); stored under the variant's content hash where -s strong finds it "
+                        "(sim.field.fitted_path), and never fitted twice")
+    parser.add_argument("--transfer", action="store_true", help="measure how far the field "
+                        "-s strong seats in this variant transfers to it: a short best-response "
+                        "search here (analysis/fitted.py), stored and stated beside every "
+                        "strong verdict in this variant")
     parser.add_argument("--members", type=int, default=2000, metavar="GAMES",
                         help="with --check, also play the best response found against each "
                              "member of the field alone, GAMES fresh games each, to show which "
@@ -113,7 +125,7 @@ def run_field(args) -> int:
 
 
 def _run_field(args) -> int:
-    from analysis.field import (build_field, field_recipe, history_path, measure_field,
+    from analysis.field import (field_recipe, history_path, measure_field,
                                 recipe_start, regenerate_shipped)
     from sim.games import game_names
 
@@ -162,18 +174,75 @@ def _run_field(args) -> int:
                   + pd.DataFrame(result["members"]).to_string(index=False, float_format="%.3f"),
                   file=sys.stderr)
         return 0
+    if args.transfer:
+        return _transfer(spec, rules, args)
+    if args.warm_from is not None:
+        return _warm(spec, rules, args, settings)
     out = args.out or Path("fields") / f"{spec.name}-{rules.n_seats}p.field.json"
     if out.is_dir():
         raise BalanceError(f"--out {str(out)!r} is a folder; give the field file's path")
     # now, not after the whole build: a path that cannot be written would lose it
     for path in (out, history_path(out)):
         _check_writable(path, "--out", folder=False, nothing="nothing was built")
+    return _build(spec, rules, args, out, recipe_start(spec.name, rules, plan), settings,
+                  f"seat it with -s strong:{out}")
+
+
+def _build(spec, rules, args, out, start, plan, seat_it: str) -> int:
+    """Build the field, write it and its history, and print both."""
+    from analysis.field import build_field, history_path
+
     build = build_field(spec.name, rules, jobs=args.jobs, check_games=args.check_games,
-                        progress=not args.no_progress, run_dir=args.run_dir,
-                        start=recipe_start(spec.name, rules, plan), **settings)
+                        progress=not args.no_progress, run_dir=args.run_dir, start=start, **plan)
     build.save(out)
     build.history.to_csv(history_path(out), index=False)
     print(build.history.to_string(index=False))
     print(build.exploitability["line"])
-    print(f"wrote {out}; seat it with -s strong:{out}")
+    print(f"wrote {out}; {seat_it}")
     return 0
+
+
+def _transfer(spec, rules, args) -> int:
+    from analysis.fitted import measure_transfer, strong_fit
+
+    fit = strong_fit(spec.name, rules)
+    if fit is None:
+        raise BalanceError(f"no strong {spec.title} field at {rules.n_seats} players; build one "
+                           f"with `balance field {spec.name}`")
+    if not fit.own and fit.transfer is None:
+        measure_transfer(spec.name, rules, jobs=args.jobs, progress=not args.no_progress)
+        fit = strong_fit(spec.name, rules)
+    print(fit.line())
+    return 0
+
+
+def _warm(spec, rules, args, settings) -> int:
+    """--from: a field of the variant's own, from the nearest one's members."""
+    from analysis.field import WARM_START, field_recipe, history_path, warm_start
+    from sim import field as F
+
+    from .training import _check_writable
+
+    out = args.out or F.fitted_path(spec, rules)
+    own = F.shipped_path(spec, rules.n_seats, rules)
+    if args.out is None and (out.is_file() or own is not None and
+                             F.variant_of(spec, own) == F.variant_of_rules(spec, rules)):
+        print(f"this variant's field is already fitted: {own} (-s strong seats it here)")
+        return 0
+    for path in (out, history_path(out)):
+        _check_writable(path, "--out", folder=False, nothing="nothing was built")
+    given = {k: getattr(args, k) for k in ("iterations", "oracle_generations", "oracle_games",
+                                           "table_games", "seed", "response_budget",
+                                           "oracle_starts", "undecided", "oracle_hidden")
+             if getattr(args, k) is not None}
+    recipe = field_recipe(spec.name, rules.n_seats, rules) or {}
+    # a variant whose recipe continues from the fields near it is built as the recipe says
+    plan = {**settings, **given} if recipe.get("from") else {**settings, **WARM_START, **given}
+    plan.pop("final_generalist", None)
+    plan.pop("oracle_schedule", None)
+    if "oracle_starts" in plan:
+        plan["oracle_starts"] = tuple(plan["oracle_starts"])
+    if plan.get("response_budget") is not None:
+        plan["response_budget"] = tuple(plan["response_budget"])
+    return _build(spec, rules, args, out, warm_start(spec.name, rules, args.warm_from), plan,
+                  "-s strong seats it in this variant")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sim.errors import BalanceError
 
-from .requests import add_game_arguments, game_request
+from .requests import add_game_arguments, game_request, state_strong_fit
 
 EPILOG = """examples:
   balance simulate parthian --players 4 --strategy cautious --strategy random --games 200000
@@ -264,6 +264,7 @@ def run_simulate(args) -> int:
 
         return run_simulate_precise(args)
     spec, rules, strategies = game_request(args)
+    state_strong_fit(spec, rules, args.strategy, args)
     if args.out and args.stream:
         raise BalanceError("--stream keeps no per-game table, so --out cannot be written; drop one")
     run = dict(jobs=args.jobs, chunk_size=args.chunk_size, backend=args.backend,

@@ -32,6 +32,7 @@ import time
 import traceback
 import types
 import typing
+from pathlib import Path
 from typing import Annotated, Any
 
 import anyio
@@ -315,6 +316,24 @@ def _provenance(spec, rules, labels, games, seed, **extra) -> dict:
             "n_games": int(games), "seed": int(seed), "version": __version__, **extra}
 
 
+def _strong_play(spec, rules, levels) -> dict | None:
+    """Where a level seats the strong field: which field, whether it was fitted to this
+    variant, and its transfer where measured (analysis/fitted.py). A tool call does not
+    measure one (its work stays bounded): the ``strong_transfer`` tool or `balance field
+    --transfer` does, once per variant."""
+    from analysis.explore import levels_of
+    from analysis.fitted import seats_strong, strong_fit
+
+    known = levels_of(spec, rules)
+    if not any(seats_strong(known.get(level, level)) for level in levels):
+        return None
+    fit = strong_fit(spec.name, rules)
+    if fit is None:
+        return None
+    return {"field": Path(fit.field).name, "fitted_to_this_variant": fit.own,
+            "fitted_to": fit.fitted_to, "transfer": fit.transfer, "line": fit.line()}
+
+
 def _roots(game) -> list:
     """The folders a call about ``game`` may read (sim.confine): the game's shipped data and
     policies; every game's for a call that names none; nothing for a name that is no game."""
@@ -555,6 +574,7 @@ def build_server():
                        "why": None if met else f"precision {precision_pp:g} pp not reached "
                        f"within max_games={max_games:,}",
                        "metrics": metrics, "levels": chosen,
+                       "strong_play": _strong_play(spec, rules, chosen),
                        "provenance": _provenance(spec, rules, labels, p["n_games"], seed,
                                                  rotate_seats=True, precision_pp=precision_pp,
                                                  steps=p["steps"])})
@@ -618,6 +638,8 @@ def build_server():
             "paired_correlation": _num(row["corr"]),
             "saving_vs_fixed_size_test": _num(row["saving"]),   # 1 - games / fixed-size games
             "levels": chosen,
+            "strong_play": {side.label: _strong_play(spec, side.rules, chosen)
+                            for side in sides.values()},
             # every step's batch provenance is in `balance compare`'s files; an answer keeps
             # what identifies the games
             "provenance": {k: v for k, v in result.table.attrs["provenance"].items()
@@ -669,6 +691,7 @@ def build_server():
                          "games": int(row.n)})
         p = table.attrs["provenance"]
         return answer({"level": level, "strategies": known[level], "cards": rows,
+                       "strong_play": _strong_play(spec, rules, [level]),
                        "provenance": _provenance(spec, rules, p.get("strategies", {}),
                                                  p.get("games_played", 0), seed,
                                                  precision_pp=precision_pp, fdr=p.get("fdr"))})

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from sim.errors import BalanceError
 from sim.strategy import load_strategy
@@ -22,6 +23,10 @@ def add_game_arguments(parser: argparse.ArgumentParser, games: list[str], many: 
                         help="strategy per seat in seat order (repeatable; one = every seat); "
                         "a built-in name or FILE.py:FUNCTION for your own numba.njit strategy or "
                         "Python agent(obs, legal)")
+    parser.add_argument("--no-transfer", action="store_true", help="where the strong field "
+                        "plays a variant it was not fitted to, do not measure its transfer "
+                        "there (a short best-response search, once per variant; it is then "
+                        "stated as not measured)")
 
 
 def game_request(args):
@@ -44,3 +49,18 @@ def game_request(args):
     rules = as_rules(spec, options)
     strategies = [load_strategy(s) for s in args.strategy] or ["random"]
     return spec, rules, strategies
+
+
+def state_strong_fit(spec, rules, names, args) -> None:
+    """Where a seat or level plays the strong field in a variant it was not fitted to: the
+    field's measured transfer there (measured now unless --no-transfer, once per variant and
+    machine: analysis/fitted.py), on stderr, before the verdict it qualifies."""
+    from analysis.fitted import seats_strong, strong_fit
+
+    if not any(seats_strong(n) for n in names):
+        return
+
+    fit = strong_fit(spec.name, rules, measure=not getattr(args, "no_transfer", False),
+                     jobs=getattr(args, "jobs", 1), progress=not getattr(args, "no_progress", False))
+    if fit is not None and not fit.own:
+        print(fit.line(), file=sys.stderr)

@@ -240,7 +240,7 @@ def add_precision_arguments(parser) -> None:
 def run_simulate_precise(args) -> int:
     """`balance simulate --precision PP`: the usual summary, grown to the precision."""
     from analysis.tables import print_summary
-    from .requests import game_request
+    from .requests import game_request, state_strong_fit
     from sim.errors import BalanceError
 
     from analysis.workbench.precision import DEFAULT_MAX_GAMES, simulate_precise
@@ -249,6 +249,7 @@ def run_simulate_precise(args) -> int:
         raise BalanceError("--precision grows the batch in steps; it cannot be combined with "
                            "--dask yet")
     spec, rules, strategies = game_request(args)
+    state_strong_fit(spec, rules, args.strategy, args)
     extra = {"rotate_seats": True} if getattr(args, "rotate_seats", False) else {}
     max_games = DEFAULT_MAX_GAMES if args.max_games is None else args.max_games  # 0 is refused
     results = simulate_precise(spec, rules, strategies, args.precision, args.seed,
@@ -270,9 +271,12 @@ def run_simulate_precise(args) -> int:
 
 
 def _request(args):
-    from .requests import game_request
+    from .requests import game_request, state_strong_fit
 
     spec, rules, strategies = game_request(args)
+    names = [*args.strategy, *(getattr(args, "a_strategy", None) or []),
+             *(getattr(args, "b_strategy", None) or [])]
+    state_strong_fit(spec, rules, names, args)
     return spec, rules, (strategies if len(strategies) > 1 else strategies[0])
 
 
@@ -473,6 +477,20 @@ def parse_delta(text: str, metric: str | None) -> float:
     return value
 
 
+def _state_sides_fit(spec, rules, strategies, args) -> None:
+    """An edited side is a variant of its own: where strong plays it, how far the field carries
+    there (cli.requests.state_strong_fit), for each side whose rules differ from the base."""
+    from analysis.workbench.compare import make_side
+
+    from .requests import state_strong_fit
+
+    for label, changes, own in (("A", args.a, args.a_strategy), ("B", args.b, args.b_strategy)):
+        if changes:
+            side = make_side(spec, rules, strategies, label, changes)
+            if side.rules.to_dict() != rules.to_dict():
+                state_strong_fit(spec, side.rules, [*(own or args.strategy)], args)
+
+
 def run_compare(args) -> int:
     from analysis.markdown import markdown_table
     from analysis.workbench.compare import compare, plan
@@ -481,6 +499,7 @@ def run_compare(args) -> int:
     spec, rules, strategies = _request(args)
     sides = {f"{k}_strategies": None if names is None else [load_strategy(s) for s in names]
              for k, names in (("a", args.a_strategy), ("b", args.b_strategy))}
+    _state_sides_fit(spec, rules, strategies, args)
     common = dict(rules=rules, strategies=strategies, metric=args.metric,
                   delta=parse_delta(args.delta, args.metric), alpha=args.alpha, power=args.power,
                   alternative=args.alternative, seed=args.seed, jobs=args.jobs, **sides)

@@ -83,13 +83,13 @@ def check_seed(seed: int) -> int:
 
 
 def measure(game: str, player: str, values, strategy, n_games: int, seed: int,
-            n_players: int | None = None, undecided: str = "apart") -> dict:
+            n_players: int | None = None, undecided: str = "apart", options=None) -> dict:
     """One setting of ``player`` against ``strategy`` over ``n_games`` games, seats rotated:
     share, low, high (Wilson 95%), field and margin (share - field), games, decided; shares of
     every game with ``undecided="loss"`` (heldout.measure.read_shares). Runs in a worker too,
-    so it takes names, not objects."""
+    so it takes names, not objects; ``options``: the variant's rule options."""
     spec = get_game(game)
-    rules = with_players(spec, None, n_players)
+    rules = with_players(spec, options, n_players)
     n = rules.n_seats
     tuned = players(game)[player].with_params(*values, name=f"heldout-{player}")
     return share_row(read_shares(spec, rules, [tuned] + [strategy] * (n - 1), n_games, seed,
@@ -99,8 +99,9 @@ def measure(game: str, player: str, values, strategy, n_games: int, seed: int,
 def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
          n_games: int = 1000, n_check: int = 8000, seed: int = SEED,
          n_players: int | None = None, jobs: int = 1, progress: bool = False,
-         n_members: int = 2000, undecided: str | None = None) -> dict:
-    """Random search over ``player``'s knobs against ``strategy``; returns a dict:
+         n_members: int = 2000, undecided: str | None = None, options=None) -> dict:
+    """Random search over ``player``'s knobs against ``strategy`` (in the variant of the rule
+    ``options``, default the default rules); returns a dict:
 
     settings : DataFrame, one row per setting tried (setting, k0.., share, low, high, field,
         margin, games, decided, score), in the order drawn; ``score`` is what the search
@@ -124,13 +125,13 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
         raise BalanceError(f"seed must be a non-negative integer, got {seed!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or jobs == 0 or jobs < -1:
         raise BalanceError(f"jobs must be a positive integer or -1 (all cores), got {jobs!r}")
-    rules = with_players(spec, None, n_players)
+    rules = with_players(spec, options, n_players)
     n = rules.n_seats
     undecided = undecided_reading(spec.name, n, undecided)
-    seat = lookup(spec, strategy, n)     # an unknown strategy fails here, not in every worker
+    seat = lookup(spec, strategy, n, rules)   # an unknown strategy fails here, not in a worker
     values = draw_settings(ranges, int(n_settings), seed)
-    tasks = [(spec.name, player, tuple(row), strategy, int(n_games), seed, n_players, undecided)
-             for row in values]
+    tasks = [(spec.name, player, tuple(row), strategy, int(n_games), seed, n_players, undecided,
+              options) for row in values]
     results = run_all(tasks, jobs, progress, f"{player} vs {strategy}")
     table = pd.DataFrame(values, columns=[f"k{i}" for i in range(len(ranges))])
     table.insert(0, "setting", np.arange(len(values)))
@@ -141,10 +142,10 @@ def tune(game: str, strategy="strong", player: str = "", n_settings: int = 150,
     fresh = check_seed(seed)
     best_values = tuple(best[[f"k{i}" for i in range(len(ranges))]])
     check = measure(spec.name, player, best_values, strategy, int(n_check), fresh, n_players,
-                    undecided)
+                    undecided, options)
     default = check if int(best["setting"]) == 0 else measure(
         spec.name, player, tuple(values[0]), strategy, int(n_check), fresh, n_players,
-        undecided)
+        undecided, options)
     members = None
     if n_members and seat.builtin == MIXTURE and seat.source is not None:  # a field file
         members = member_table(spec.name, player, best_values, strategy, int(n_members), fresh,
@@ -218,6 +219,9 @@ def main(argv=None) -> None:
                         help="number of players, for a game with more than two (samurai: 3-7, "
                              "parthian: 3-6)")
     add_undecided_option(parser)
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option of the variant played (repeatable; -s strong seats "
+                             "the field -s strong finds there)")
     parser.add_argument("--jobs", type=int, default=1,
                         help="settings measured at once (-1: all cores); same table for any")
     parser.add_argument("--members", type=int, default=2000,
@@ -228,7 +232,8 @@ def main(argv=None) -> None:
     try:
         result = tune(args.game, args.strategy, args.player, args.settings, args.games,
                       args.check, args.seed, args.players, args.jobs, progress=True,
-                      n_members=args.members, undecided=args.undecided)
+                      n_members=args.members, undecided=args.undecided,
+                      options=dict(item.split("=", 1) for item in args.option) or None)
     except BalanceError as error:
         parser.exit(2, f"error: {error}\n")
     table, best, n = result["settings"], result["best"], result["players"]

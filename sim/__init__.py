@@ -48,8 +48,9 @@ _NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py"
                     "log.py", "strategy.py", "games.py", "spec.py", "__init__.py", "workbench.py",
                     "checkpoint.py", "ladder.py", "calibration.py", "datafile.py",
                     "agents.py", "live.py", "conformance.py",
-                    # policy files and their checks: Python only, no jitted code reads them
-                    "trained.py",
+                    # policy and field files and their checks, and the request confinement:
+                    # Python only, no jitted code reads them
+                    "trained.py", "field.py", "confine.py",
                     # a plugin game's study and golden-game script (sim/games.py: GameHome)
                     "study.py", "golden.py",
                     # results.py's own jitted summary is checked by Numba (its file stamp); no

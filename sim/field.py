@@ -27,8 +27,10 @@ a file.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
+import os
 from pathlib import Path
 
 from . import trained
@@ -46,21 +48,29 @@ PROBABILITY_TOLERANCE = 1e-3
 
 def shipped_path(spec: GameSpec, n_players: int | None, rules=None) -> Path | None:
     """The shipped field for this player count, if any; with ``rules``, the field built for
-    that variant where one is shipped (shipped_variants), else the count's own field."""
+    that variant where one is shipped or fitted (the first of nearest_fields), else the count's
+    own field."""
+    found = nearest_fields(spec, n_players, rules)
+    return found[0] if found else None
+
+
+def nearest_fields(spec: GameSpec, n_players: int | None, rules=None) -> list[Path]:
+    """Every field that may play this variant, nearest first: those built for a variant whose
+    every changed option this one shares (shipped_variants, fitted_fields), the most specific
+    first and then the player count's own, and last the count's default field."""
     folder = home(spec).policies
     candidates = [folder / f"{spec.name}-{n_players}p{SUFFIX}"] if n_players else []
     candidates.append(folder / f"{spec.name}{SUFFIX}")
-    default = next((p for p in candidates if p.is_file()), None)
+    default = [next((p for p in candidates if p.is_file()), None)]
     if rules is None:
-        return default
-    here, best = as_json(rules.to_dict()), None
-    for n, _, path in shipped_variants(spec):
+        return [p for p in default if p is not None]
+    here, ranked = as_json(rules.to_dict()), []
+    for n, _, path in shipped_variants(spec) + fitted_fields(spec):
         own = variant_of(spec, path)
         if n in (n_players, None) and own and all(here.get(k) == v for k, v in own.items()):
-            rank = (len(own), n is not None)   # the most specific variant, then the count's own
-            if best is None or rank > best[0]:
-                best = (rank, path)
-    return default if best is None else best[1]
+            ranked.append(((len(own), n is not None), path))   # stable: the first of a rank wins
+    ranked.sort(key=lambda item: item[0], reverse=True)
+    return [path for _, path in ranked] + [p for p in default if p is not None]
 
 
 def _parts(spec: GameSpec, path: Path) -> tuple[int | None, str | None] | None:
@@ -94,9 +104,53 @@ def shipped_variants(spec: GameSpec) -> list[tuple[int | None, str, Path]]:
     return [(n, tag, path) for n, tag, path in _shipped(spec) if tag is not None]
 
 
+def fitted_folder() -> Path:
+    """Where the fields fitted on this machine (``balance field GAME -o KEY=VALUE --from
+    strong``) and the measured transfers (analysis/fitted.py) are kept: $BALANCE_FIELDS, else
+    $XDG_DATA_HOME/balance-toolkit/fields. Not a cache: a fit takes minutes."""
+    base = os.environ.get("BALANCE_FIELDS") or os.path.join(
+        os.environ.get("XDG_DATA_HOME", os.path.expanduser("~/.local/share")),
+        "balance-toolkit", "fields")
+    return Path(base)
+
+
+def variant_key(spec: GameSpec, rules) -> str:
+    """The variant's content hash (12 hex digits) over the game, the player count and every
+    option that differs from the defaults: the name a variant's fitted field and its measured
+    transfer are stored under, so that the same variant is never fitted twice."""
+    changed = dict(sorted(variant_of_rules(spec, rules).items()))
+    text = json.dumps([spec.name, int(rules.n_seats), changed], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def variant_of_rules(spec: GameSpec, rules) -> dict:
+    """The options of ``rules`` that differ from the game's defaults (as variant_of reads a
+    field file's), as a field file records them."""
+    here, defaults = as_json(rules.to_dict()), as_json(spec.rules_class().to_dict())
+    return {k: v for k, v in here.items() if k in defaults and v != defaults[k]}
+
+
+def fitted_path(spec: GameSpec, rules) -> Path:
+    """Where the field fitted to this variant is stored: <game>-<n>p.v<key>.field.json."""
+    return fitted_folder() / f"{spec.name}-{rules.n_seats}p.v{variant_key(spec, rules)}{SUFFIX}"
+
+
+def fitted_fields(spec: GameSpec) -> list[tuple[int | None, str, Path]]:
+    """(player count, tag, path) of every field fitted on this machine (fitted_path), seated
+    by ``-s strong`` in its variant like a shipped variant's field."""
+    folder = fitted_folder()
+    if not folder.is_dir():
+        return []
+    return [(n, tag, path) for n, tag, path in _found(spec, folder) if tag is not None]
+
+
 def _shipped(spec: GameSpec) -> list[tuple[int | None, str | None, Path]]:
+    return _found(spec, home(spec).policies)
+
+
+def _found(spec: GameSpec, folder: Path) -> list[tuple[int | None, str | None, Path]]:
     found = []
-    for path in sorted(home(spec).policies.glob(f"{spec.name}*{SUFFIX}")):
+    for path in sorted(folder.glob(f"{spec.name}*{SUFFIX}")):
         parts = _parts(spec, path)
         if parts is not None:
             found.append((*parts, path))

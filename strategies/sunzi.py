@@ -39,7 +39,7 @@ from numba import njit
 
 from sim.bits import nth_bit, popcount
 from sim.core import scratch
-from sim.rng import choose_legal, mix64, next_u64, rand_below
+from sim.rng import mix64, next_u64, rand_below, rand_unit
 from sim.strategy import RANDOM_PLAYER, Strategy
 from sim.strategy import script as sim_script
 from sim.sunzi.layout import (CARD, DECK_ADVANCED, DECK_BASIC, MAX_REGIONS, D, H, N_ACTIONS,
@@ -430,6 +430,114 @@ def keep_value(c, counter):
     return strength(c)
 
 
+# --- leader powers (SZ-16, SZ-17): one play for every built-in --------------------------------
+# Every power is optional (the kernel asks), so a strong player never loses by holding it. The
+# built-ins used to answer "yes" or "no" by rule (banker: always; tempo: never), and the paired
+# card table measured the powers costing their own side (Sun Wu c: 3.7 pp at `strong`). Each use
+# is now weighed by what it does to the scoring stakes (stake) and taken only where that is
+# positive; the pick (D.LEADER) is the strong grid's equilibrium (LEADER_PICK).
+LATER_STAKE = 0.3   # a later scoring's tile against the coming one (priority's default)
+ARMY_STAKE = 0.05   # an army kept or removed, in tile points, where no scoring changes hands
+
+
+@inline
+def stake(pub, r, m):
+    """What a lead m on region r is worth from here (SZ-18: the coming scoring's tile, later
+    ones at LATER_STAKE; a tie scores nobody, OP-8)."""
+    k = min((max(pub[P.ROUND], 1) - 1) // SCORING_EVERY, 2)
+    value = 0.0
+    for j in range(k, 3):
+        value += pub[region_at(r, RG.TILE + j)] * (1.0 if j == k else LATER_STAKE)
+    return value * (1.0 if m > 0 else (-1.0 if m < 0 else 0.0))
+
+
+@inline
+def stake_gain(pub, seat, r, change):
+    """The stake won by moving the seat's lead on r by ``change`` armies (a marker counts too)."""
+    m = total(pub, r, seat) - total(pub, r, 1 - seat)
+    return stake(pub, r, m + change) - stake(pub, r, m)
+
+
+@jit
+def march_gain(pub, q):
+    """Sun Wu d (SZ-16d): what moving one army from q to the best region next to it gains."""
+    best = -1e18
+    for r in range(pub[P.N_REGIONS]):
+        if (pub[region_at(q, RG.ADJ)] >> r) & 1:
+            best = max(best, stake_gain(pub, 0, r, 1))
+    return best + stake_gain(pub, 0, q, -1)
+
+
+@jit
+def wipe_gain(pub, seat, r):
+    """Chu b (SZ-17b, OP-10): what wiping every side down to one army on r gains over the
+    Plague's halving (OP-4, the seed's rounding): the lead's stake, then the armies."""
+    mine_n = pub[region_at(r, RG.ARMIES + seat)]
+    theirs_n = pub[region_at(r, RG.ARMIES + 1 - seat)]
+    mine_h, theirs_h = mine_n - (mine_n + 1) // 2, theirs_n - (theirs_n + 1) // 2
+    mine_w, theirs_w = min(mine_n, 1), min(theirs_n, 1)
+    m = total(pub, r, seat) - total(pub, r, 1 - seat)
+    halved = m - (mine_n - mine_h) + (theirs_n - theirs_h)
+    wiped = m - (mine_n - mine_w) + (theirs_n - theirs_w)
+    armies = (mine_w - mine_h) - (theirs_w - theirs_h)
+    return stake(pub, r, wiped) - stake(pub, r, halved) + ARMY_STAKE * armies
+
+
+# SZ-3: the leader a built-in picks when its side's strategy chooses (leader_*=strategy): a draw
+# from the equilibrium of the zero-sum game of the 16 fixed pairings at strong play (White's win
+# rate, 8,000 games a pairing, seed 7; docs/sunzi_dynasties.md, "Leader picks"), per mode. Both
+# modes have a saddle point, Sun Wu a against Chu c: a side that picks another leader can only
+# lose by it. Rows: basic, advanced; White, Black; a..d.
+LEADER_PICK = np.array([[[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]],
+                        [[1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]]])
+
+
+@jit
+def leader_pick(seat, pub, legal, rng):
+    """D.LEADER: a leader drawn from LEADER_PICK for the mode (P.ADVANCED) and side."""
+    u, pick = rand_unit(rng, 0), first_legal(legal)
+    for a in range(4):
+        if legal[a]:
+            pick = a
+            u -= LEADER_PICK[1 if pub[P.ADVANCED] else 0, seat, a]
+            if u < 0.0:
+                return a
+    return pick
+
+
+@jit
+def leader_power(decision, seat, pub, mine, legal):
+    """D.POWER (use now: 1, keep: 0) and D.TARGET (a region, or PASS) for leader power
+    pub[P.AUX], taken only where it gains (see above)."""
+    power, here, n = pub[P.AUX], pub[P.REGION], pub[P.N_REGIONS]
+    if decision == D.POWER:
+        if seat == 0 and power == POWER.C:   # SZ-16c: a 7-10 fights as a 6 and may mark
+            c = mine[H.PLACED + here]
+            marks = pub[region_at(here, RG.SIX_USED)] == 0 and pub[seat_at(0, S.SUPPLY)] > 0
+            # the card's strength above 6 is the armies the battle gives up, a marker one kept
+            return 1 if marks and c == CARD.W7 and pub[P.ROUND] % SCORING_EVERY != 0 else 0
+        if seat == 1 and power == POWER.B:   # SZ-17b
+            return 1 if wipe_gain(pub, seat, here) > 0.0 else 0
+        return 1   # Chu a (no loss to a Plague), Chu c (a second marker): only gains
+    if power == POWER.D and seat == 0 and here < 0:   # SZ-16d's first step: from where
+        best, pick = 0.0, PASS
+        for q in range(n):
+            if legal[q] and march_gain(pub, q) > best:
+                best, pick = march_gain(pub, q), q
+        return pick
+    best, pick = -1e18, first_legal(legal)
+    for r in range(n):
+        if legal[r]:
+            if power == POWER.A:   # SZ-16a at set-up: a marker counts at all three scorings
+                v = 0.0 + pub[region_at(r, RG.TILE)] + pub[region_at(r, RG.TILE + 1)] + \
+                    pub[region_at(r, RG.TILE + 2)]
+            else:   # Sun Wu b (an army), d's second step, Chu d (one of theirs off): these come
+                v = stake_gain(pub, seat, r, 1)   # once, in round 6 (OP-9): any gain is taken
+            if v > best:
+                best, pick = v, r
+    return pick
+
+
 @jit
 def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, reserve=1.0,
               quiet=0, reach=0.0, hold=1, later=0.3, spread=0.0, trust=0.0, exchange=False,
@@ -511,36 +619,11 @@ def heuristic(decision, seat, pub, mine, legal, leader, jitter, rng, counter, re
     if decision == D.LEADER:
         if leader >= 0 and legal[int(leader)]:
             return int(leader)
-        return choose_legal(legal, rng, 0)
+        return leader_pick(seat, pub, legal, rng)
     if decision == D.SIX:  # a marker is worth it unless it has to be pulled off the map
         return 1 if pub[seat_at(seat, S.SUPPLY)] > 0 else 0
-    if decision == D.POWER:
-        aux = pub[P.AUX]
-        if seat == 0 and aux == POWER.C:  # a 7 played as a 6 buys a marker for 1 point
-            return 1 if mine[H.PLACED + here] == CARD.W7 and pub[region_at(here, RG.SIX_USED)] == 0 else 0
-        if seat == 1 and aux == POWER.B:  # wipe down to one only when it hurts them more
-            return 1 if pub[region_at(here, RG.ARMIES + opp)] > pub[region_at(here, RG.ARMIES + seat)] else 0
-        return 1
-    if decision == D.TARGET:
-        aux = pub[P.AUX]
-        for r in range(n):
-            if not legal[r]:
-                continue
-            if aux == POWER.A:  # a permanent marker where the tiles are worth most overall
-                v = 0.0
-                for k in range(3):
-                    v += pub[region_at(r, RG.TILE + k)]
-            elif aux == POWER.D and seat == 0:  # march from a region with armies to spare
-                v = 0.0 + total(pub, r, seat) - total(pub, r, opp)
-                if v < 2:
-                    continue
-            else:  # reinforce, march to, purge: the region that matters most
-                v = priority(pub, seat, r)
-            if v > best:
-                best, pick = v, r
-        if best == -1e18 and legal[PASS]:
-            return PASS
-        return pick
+    if decision == D.POWER or decision == D.TARGET:
+        return leader_power(decision, seat, pub, mine, legal)
     # D.SPLIT: remove as many as possible: the same margin as placing, and it costs no supply
     for a in range(N_ACTIONS - 1, -1, -1):
         if legal[a]:
@@ -1008,24 +1091,16 @@ def banker(decision, seat, pub, mine, legal, knobs, rng, mirror):
         for a in range(N_ACTIONS - 1, -1, -1):
             if legal[a]:
                 return a
-    if decision == D.SOURCE or decision == D.TARGET:
-        # SZ-12: take an army from where it costs least; a leader power: act where it helps most
-        # (Sun Wu's move takes from where it costs least, Chu's removal hurts the opponent most)
-        source = decision == D.SOURCE or (seat == 0 and pub[P.AUX] == 3)
+    if decision == D.POWER or decision == D.TARGET:
+        return leader_power(decision, seat, pub, mine, legal)
+    if decision == D.SOURCE:   # SZ-12: take an army from where it costs least
         best, pick = -1e18, -1
         for r in range(pub[P.N_REGIONS]):
-            if legal[r]:
-                if source:
-                    v = margin_gain(pub, seat, r, knobs, -1)
-                elif seat == 1 and pub[P.AUX] == 3:
-                    v = -margin_gain(pub, 1 - seat, r, knobs, -1)
-                else:
-                    v = margin_gain(pub, seat, r, knobs, 1)
-                if v > best:
-                    best, pick = v, r
+            if legal[r] and margin_gain(pub, seat, r, knobs, -1) > best:
+                best, pick = margin_gain(pub, seat, r, knobs, -1), r
         if pick >= 0:
             return pick
-        return PASS if legal[PASS] else first_legal(legal)
+        return first_legal(legal)
     if decision == D.ORDER:   # the regions of the highest coming tile first, while supplies last
         k = min(max(pub[P.ROUND] - 1, 0) // SCORING_EVERY, 2)
         best, pick = -1e18, -1
@@ -1039,7 +1114,7 @@ def banker(decision, seat, pub, mine, legal, knobs, rng, mirror):
             if legal[c] and KEEP_ORDER[c] > best:
                 best, pick = KEEP_ORDER[c], c
         return pick if pick >= 0 else first_legal(legal)
-    if decision == D.SIX or decision == D.POWER:
+    if decision == D.SIX:
         return 1 if legal[1] else first_legal(legal)
     if decision == D.BUY:   # SZ-2: a weak one-use card for an army, only late, with cards to spare
         rnd = pub[P.ROUND]
@@ -1049,7 +1124,7 @@ def banker(decision, seat, pub, mine, legal, knobs, rng, mirror):
                     return c
         return PASS if legal[PASS] else first_legal(legal)
     if decision == D.LEADER:
-        return seat if legal[seat] else first_legal(legal)
+        return leader_pick(seat, pub, legal, rng)
     return first_legal(legal)
 
 
@@ -1314,6 +1389,8 @@ def tempo(decision, seat, pub, mine, legal, knobs):
                 return a
     elif decision == D.SIX:
         return 1 if legal[1] else first_legal(legal)
+    elif decision == D.POWER or decision == D.TARGET:
+        return leader_power(decision, seat, pub, mine, legal)
     elif decision == D.SOURCE:   # SZ-12: take the army where losing it costs least
         best, pick = 1e18, -1
         for r in range(n):
@@ -1370,6 +1447,8 @@ def builtin_decide(kind, decision, seat, obs, legal, params, rng):
     if kind == BANKER or kind == MIRROR:
         return banker(decision, seat, obs.pub, obs.mine, legal, params, rng, kind == MIRROR)
     if kind == TEMPO:
+        if decision == D.LEADER:   # (tempo draws nothing else: its signature has no stream)
+            return leader_pick(seat, obs.pub, legal, rng)
         return tempo(decision, seat, obs.pub, obs.mine, legal, params)
     return -1
 

@@ -66,6 +66,16 @@ def test_report_tables(index):
     # (1e-12: at a rate of exactly 0 or 1, float rounding can leave a bound a hair inside)
     assert (grid["ci_low"] <= grid["white_win_rate"] + 1e-12).all()
     assert (grid["white_win_rate"] <= grid["ci_high"] + 1e-12).all()
+    # issue 61: the four modes at strong play, each with the field -s strong seats there
+    strong = pd.read_csv(folder / "b2_strong_modes.csv")
+    assert set(strong["comparison"]) == {"advanced - basic", "warlord basic - basic",
+                                         "warlord advanced - basic"}
+    assert (strong["n"] == N).all()
+    fields = pd.read_csv(folder / "b2_strong_fields.csv")
+    assert list(fields["mode"]) == ["basic", "advanced", "warlord basic", "warlord advanced"]
+    assert fields.loc[fields["mode"] == "basic", "field"].item() == "sunzi.field.json"
+    assert fields.loc[fields["mode"] == "advanced", "field"].item() == "sunzi.advanced.field.json"
+    assert fields["how far it holds"].str.contains("best response").all()
     cards = pd.read_csv(folder / "c_cards.csv")
     basic = cards[cards["mode"] == "basic"]
     assert not basic["card"].isin(["+2", "+3"]).any()

@@ -68,9 +68,11 @@ def test_the_remeasure_plays_fresh_games_not_the_searchs(monkeypatch):
     seeds = []
     measure = T.measure
 
-    def spy(game, player, values, strategy, n_games, seed, n_players=None, undecided="apart"):
+    def spy(game, player, values, strategy, n_games, seed, n_players=None, undecided="apart",
+            options=None):
         seeds.append((n_games, seed))
-        return measure(game, player, values, strategy, n_games, seed, n_players, undecided)
+        return measure(game, player, values, strategy, n_games, seed, n_players, undecided,
+                       options)
 
     monkeypatch.setattr(T, "measure", spy)
     result = T.tune("sunzi", "random", "mixer", n_settings=2, n_games=50, n_check=60, seed=5)

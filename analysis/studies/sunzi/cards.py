@@ -14,7 +14,8 @@ Every card is changed through a rule option of sim/sunzi/rules.py:
   (``leader_white`` / ``leader_black`` = ``none``), the other side's leader unchanged. Read on
   that side's win rate (``win_white`` / ``win_black``). A side whose leader is fixed (``a``-``d``)
   has that leader's card; a side whose strategy picks has one card, "the strategy's pick" (the
-  built-ins pick uniformly at random, so its effect is the average leader's worth).
+  built-ins draw it from the equilibrium of the fixed pairings at strong play,
+  strategies.sunzi.LEADER_PICK, so its effect is the worth of the leaders strong play picks).
 - **scoring tiles** (SZ-4, OP-2): ``+1`` / ``-1`` moves all three values of one tile by one
   (option ``tiles``). A tile belongs to neither side: read on White's win rate.
 - **armies** (SZ-1, SZ-2): ``+1`` / ``-1`` per side through ``armies``; the rules have one army

@@ -20,6 +20,7 @@ from sim.sunzi.rules import LEADER_NAMES
 from ... import plots
 from ... import tables as T
 from ...interventions import card_section
+from ...provenance import combined, with_provenance
 from ...report import ran_in
 from ...markdown import Doc, interval_verdict, ordered, p_text, pct_text, pp_text
 from ...stats import wilson
@@ -42,6 +43,9 @@ SUNZI_LADDER_MODES = ("basic", "advanced")
 # measured on 2 cores shared at load 4.5-8, 99 effects at 3 levels and 16 subset batches).
 SUNZI_CARD_RULES = {"mode": "advanced", "warlord": True}
 SUNZI_CARD_GAMES = 1_000
+# The mode comparison at strong play (issue 61): each mode seats the field -s strong finds for
+# it (analysis/fitted.py), 100,000 games per mode (intervals of about +-0.3 pp).
+SUNZI_STRONG_GAMES = 100_000
 
 
 def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026, jobs: int = 1,
@@ -51,8 +55,9 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     Parameters
     ----------
     out_dir : folder for the report (created; files in it are overwritten).
-    n_games : games per batch (default SUNZI_GAMES, or QUICK_GAMES with ``quick``). The study
-        has 2 x 4 mode batches, 2 x 2 x 16 fixed leader pairings and 2 x 9 strategy pairings:
+    n_games : games per batch (default SUNZI_GAMES, or QUICK_GAMES with ``quick``; the strong
+        mode comparison's default is SUNZI_STRONG_GAMES). The study has 2 x 4 mode batches, 4
+        strong ones, 2 x 2 x 16 fixed leader pairings and 2 x 9 strategy pairings:
         90 batches.
     seed : master seed of every batch: game g gets the chance streams of (seed, g) in every
         batch, so the mode comparison is paired on common random numbers.
@@ -64,6 +69,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
     -------
     Path of the written index.md.
     """
+    strong_games = n_games or (QUICK_GAMES if quick else SUNZI_STRONG_GAMES)
     if n_games is None:
         n_games = QUICK_GAMES if quick else SUNZI_GAMES
     doc = Doc(Path(out_dir))
@@ -84,6 +90,7 @@ def write_report(out_dir: Path, *, n_games: int | None = None, seed: int = 2026,
              for name, seats in SUNZI_PAIRINGS.items() for mode, options in SZ.MODES.items()]
     _sunzi_sides(doc, SZ, modes)
     _sunzi_modes(doc, SZ, modes)
+    _sunzi_strong_modes(doc, SZ, strong_games, seed, jobs)
     card_section(doc, "sunzi", SUNZI_CARD_RULES, n_games=None if quick else min(
         SUNZI_CARD_GAMES, n_games), seed=seed, jobs=jobs, quick=quick)
     _sunzi_cards(doc, SZ, modes)
@@ -127,7 +134,8 @@ def _sunzi_intro(doc: "Doc", n_games: int, seed: int) -> None:
         "**Modes.** *basic*: 21 armies, no +2/+3 (SZ-1). *advanced*: 18 armies, +2/+3, white "
         "cards and the Plague can be discarded for an army (SZ-2). *warlord*: on top of either, "
         "each side has one leader power, used once (SZ-3); in the mode comparison each side's "
-        "strategy picks its leader (the built-ins pick at random), in section (d) the pairing is "
+        "strategy picks its leader (the built-ins draw it from the equilibrium of section (d)'s "
+        "grid at strong play, strategies.sunzi.LEADER_PICK), in section (d) the pairing is "
         "fixed.")
     doc.show(leaders, caption="Leader powers (SZ-3)", source="the rules, not simulated: "
              "sim/sunzi/rules.py LEADER_NAMES")
@@ -301,6 +309,62 @@ def _sunzi_modes(doc: "Doc", SZ, modes) -> None:
         "line is a real change; check the Holm-corrected p in the table before believing one.")
 
 
+def _sunzi_strong_modes(doc: "Doc", SZ, n_games: int, seed: int, jobs: int) -> None:
+    """The four modes at strong play, each with the field fitted to it (or the nearest one
+    and its measured transfer), paired on the same seed."""
+    from ...fitted import strong_fit
+
+    batches, fields = [], []
+    for mode, options in SZ.MODES.items():
+        batches.append(({"pairing": "strong vs strong", "mode": mode},
+                        simulate("sunzi", options, ["strong", "strong"], n_games, seed,
+                                 jobs=jobs, backend="threading", progress=False)))
+        fit = strong_fit("sunzi", options)
+        fields.append({"mode": mode, "field": Path(fit.field).name,
+                       "fitted to this mode": "yes" if fit.own else "no",
+                       "how far it holds": _field_figure(fit)})
+    paired = SZ.mode_comparison(batches)
+    doc.text("## (b2) The modes at strong play\n\n"
+             f"The same comparison with the strong field on both sides, {n_games:,} games per "
+             "mode on the same seed. Each mode seats the field fitted to it where there is one "
+             "(docs/variants.md), else the nearest field, with its transfer to the mode "
+             "measured: the share a best response searched in that mode wins against it. "
+             "Leader powers are used only where they gain (strategies.sunzi.leader_power), so "
+             "a warlord mode's change is the leaders' worth, not a misplay.")
+    doc.table("b2_strong_fields", with_provenance(
+        pd.DataFrame(fields), combined([batch.provenance for _, batch in batches])),
+        pd.DataFrame(fields))
+    doc.table("b2_strong_modes", paired, pd.DataFrame({
+        "comparison": paired["comparison"],
+        "White: mode": paired["mean_a"].map("{:.2%}".format),
+        "White: basic": paired["mean_b"].map("{:.2%}".format),
+        "difference, pp (95% CI)": [f"{100 * d:+.2f} ({100 * lo:+.2f} to {100 * hi:+.2f})"
+                                    for d, lo, hi in zip(paired["diff"], paired["ci_low"],
+                                                         paired["ci_high"])],
+        "p (Holm)": paired["p_holm"].map(p_text)}))
+    real = paired[(paired["ci_low"] > 0) | (paired["ci_high"] < 0)]
+    doc.finding("At strong play, modes that change White's win rate (paired 95% interval "
+                "excludes zero): " + ("; ".join(
+                    f"{r.comparison} {100 * r.diff:+.1f} pp ({100 * r.ci_low:+.1f} to "
+                    f"{100 * r.ci_high:+.1f})" for r in real.itertuples()) if len(real)
+                    else "none") + " (table b2_strong_modes).")
+
+
+def _field_figure(fit) -> str:
+    """A field's exploitability in its own mode, or its measured transfer to this one."""
+    if not fit.own:
+        t = fit.transfer
+        return ("transfer not measured" if not t else
+                f"a best response here wins {t['share']:.1%} ({t['low']:.1%} to {t['high']:.1%})")
+    import json
+
+    record = json.loads(Path(fit.field).read_text()).get("exploitability") or {}
+    if "best_response_share" not in record:
+        return "no exploitability record"
+    return (f"a best response wins {record['best_response_share']:.1%} "
+            f"({record['low']:.1%} to {record['high']:.1%})")
+
+
 def _sunzi_cards(doc: "Doc", SZ, modes) -> None:
     doc.text("## (c) Cards\n\n"
              "The observational card table (the interventional one is above). "
@@ -387,8 +451,9 @@ def _sunzi_leaders(doc: "Doc", SZ, modes, run) -> None:
         "side's win rate when picked (95% CI)": pct_text(picks["win_rate"], picks["ci_low"],
                                                       picks["ci_high"])}))
     doc.text("The table above is from the mode comparison's warlord batches, where each "
-             "strategy picked its own leader (the built-ins pick uniformly at random): a second "
-             "look at the leader powers, each pick averaged over the opponent's random picks.")
+             "strategy picked its own leader (the built-ins draw it from the equilibrium of the "
+             "strong grid, strategies.sunzi.LEADER_PICK): which leaders strong play picks, "
+             "and how each side fares with them.")
 
 
 def _sunzi_ladder(doc: "Doc", run) -> None:
