@@ -42,6 +42,7 @@ class StrongFit:
     fitted_to: dict             # the options the field was built with that differ from defaults
     differs: dict               # option -> [the field's value, this variant's]
     transfer: dict | None       # the measured transfer (measure_transfer), where not own
+    variant: dict               # this variant: its options that differ from the defaults
 
     def line(self) -> str:
         """One sentence for beside a strong verdict."""
@@ -65,8 +66,8 @@ class StrongFit:
     def options(self) -> str:
         """The variant as the command line gives it (``--players N``, ``-o KEY=VALUE``)."""
         count = get_game(self.game).rules_class().player_option()
-        return "".join(f" --players {here}" if k == count else f" -o {k}={_typed(here)}"
-                       for k, (_, here) in self.differs.items())
+        return "".join(f" --players {value}" if k == count else f" -o {k}={_typed(value)}"
+                       for k, value in self.variant.items())
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -108,7 +109,7 @@ def strong_fit(game, rules=None, measure: bool = False, jobs: int = 1,
         if transfer is None and measure:
             transfer = measure_transfer(spec.name, rules, jobs=jobs, progress=progress)
     return StrongFit(spec.name, int(rules.n_seats), str(path), not differs,
-                     F.variant_of(spec, path), differs, transfer)
+                     F.variant_of(spec, path), differs, transfer, F.variant_of_rules(spec, rules))
 
 
 def transfer_path(spec, rules, field_path) -> Path:

@@ -68,6 +68,16 @@ def test_a_measured_transfer_is_stored_once_and_stated(monkeypatch, own_folder):
     assert fitted.strong_fit("kuhn", {"bet": 3}).transfer is None
 
 
+def test_the_commands_in_the_line_name_the_whole_variant():
+    """The field nearest a warlord advanced game with a fixed leader is the warlord advanced
+    one; the line names only that leader as the difference, but its commands give the whole
+    variant, so that they fit and measure this game and not another."""
+    fit = fitted.strong_fit("sunzi", {"mode": "advanced", "warlord": True, "leader_white": "c"})
+    assert not fit.own and set(fit.differs) == {"leader_white"}
+    assert fit.options() == " -o mode=advanced -o warlord=true -o leader_white=c"
+    assert f"`balance field sunzi{fit.options()} --from strong`" in fit.line()
+
+
 def test_a_fitted_variant_is_seated_by_strong_and_never_fitted_twice(own_folder, capsys):
     """`balance field kuhn -o bet=2 --from strong` starts from the nearest field's members,
     writes the variant's field under its content hash, and -s strong then seats it in that
