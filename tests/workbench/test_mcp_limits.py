@@ -9,7 +9,6 @@ import gc
 import json
 import math
 import time
-import weakref
 
 import anyio
 import pandas as pd
@@ -333,22 +332,10 @@ def test_a_cancelled_cards_stops_between_pieces(monkeypatch):
 # --- memory --------------------------------------------------------------------------------------
 
 @pytest.mark.timeout(600)
-def test_a_long_simulate_keeps_no_per_game_records(monkeypatch):
+def test_a_long_simulate_keeps_no_per_game_records(tracked_records):
     """Goofspiel declares a per-game metric (draw), so every piece is played with its records:
     each is folded into sums and let go before the next is played."""
-    import analysis.workbench.precision as P
-
-    alive, most = [], [0]
-    original = P.simulate
-
-    def tracked(*args, **kwargs):   # no gc.collect(): a folded piece is freed at once
-        most[0] = max(most[0], sum(ref() is not None for ref in alive))
-        out = original(*args, **kwargs)
-        if out.records is not None:
-            alive.append(weakref.ref(out.records))
-        return out
-
-    monkeypatch.setattr(P, "simulate", tracked)
+    alive, most = tracked_records
     data = tool_answer("simulate", {"game": "goofspiel", "precision_pp": 0.1,
                                     "max_games": 60_000})
     gc.collect()

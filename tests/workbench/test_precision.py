@@ -144,23 +144,12 @@ def test_folded_sums_equal_numpy_with_undefined_values():
     assert np.sqrt(m2 / (count - 1)) == pytest.approx(defined.std(ddof=1), rel=1e-12)
 
 
-def test_a_long_folded_batch_holds_no_records(monkeypatch):
+def test_a_long_folded_batch_holds_no_records(tracked_records):
     import gc
-    import weakref
 
     import analysis.workbench.precision as P
 
-    alive, most = [], [0]
-    original = P.simulate
-
-    def tracked(*args, **kwargs):   # no gc.collect(): a folded piece is freed at once
-        most[0] = max(most[0], sum(ref() is not None for ref in alive))
-        out = original(*args, **kwargs)
-        if out.records is not None:
-            alive.append(weakref.ref(out.records))
-        return out
-
-    monkeypatch.setattr(P, "simulate", tracked)
+    alive, most = tracked_records
     result = P.simulate_precise("goofspiel", None, "random", 0.05, seed=0, max_games=50_000,
                                 keep_records=False, step_seconds=0.05)
     gc.collect()
