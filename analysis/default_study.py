@@ -96,7 +96,7 @@ def write_default_report(game, out_dir: Path, *, n_games: int | None = None, see
     a paragraph under the title. ``n_games`` per batch (default DEFAULT_GAMES, QUICK_GAMES with
     ``quick``). Returns the path of index.md."""
     from .report import ran_in
-    from .studies import study_module
+    from .studies import study_of
 
     spec = get_game(game)
     rules = spec.rules_class()
@@ -126,8 +126,8 @@ def write_default_report(game, out_dir: Path, *, n_games: int | None = None, see
     _endings(doc, spec, batch)
     _seat_metrics(doc, spec, batch)
     _builtins(doc, run, spec, rules)
-    study = study_module(spec.name)
-    if study is not None and hasattr(study, "cards") and study.cards(rules):
+    cards = study_of(spec.name).cards
+    if cards is not None and cards(rules):
         card_section(doc, spec.name, rules, n_games=max(n_games // 4, 200), seed=seed,
                      jobs=jobs, quick=quick)
     skill_section(doc, spec.name, None, spec.heuristic, skill_games(n_games, quick), seed, jobs,

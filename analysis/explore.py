@@ -28,6 +28,7 @@ from scipy import stats
 
 from sim.errors import BalanceError, RulesError
 from sim.games import code_versions, get_game
+from sim.request import RequestError, request
 from sim.runner import simulate
 from sim.variant import PLAYER_OPTIONS
 
@@ -59,17 +60,12 @@ def player_option(spec) -> str | None:
 
 
 def base_rules(spec, players: int | None = None):
-    """The default rules, at ``players`` where the game's player count is an option."""
-    name = player_option(spec)
-    if players is None or name is None:
-        if players is not None and players != spec.rules_class().n_seats:
-            raise ExploreError(f"{spec.title} has a fixed number of players "
-                               f"({spec.rules_class().n_seats})", "players")
-        return spec.rules_class()
+    """The default rules, at ``players`` (sim.request: the one request every front end
+    builds)."""
     try:
-        return spec.rules_class.from_options({name: str(players)})
-    except RulesError as error:
-        raise ExploreError(str(error), "players") from None
+        return request(spec, None, players).rules
+    except RequestError as error:
+        raise ExploreError(str(error), error.field) from None
 
 
 def levels_of(spec, rules) -> dict[str, object]:

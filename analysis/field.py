@@ -533,9 +533,9 @@ def field_recipe(game: str, n_players: int | None = None, rules=None) -> dict | 
     UNDECIDED); ``FIELD["per_players"][n]`` changes some of them for n players, and
     ``FIELD["variants"][tag]`` for the variant whose ``options`` ``rules`` plays (recipe_variants:
     the shipped <game>[-<n>p].<tag>.field.json)."""
-    from .studies import study_module
+    from .studies import study_of
 
-    plan = getattr(study_module(game), "FIELD", None)
+    plan = study_of(game).field
     if plan is None:
         return None
     plan = dict(plan)
@@ -553,9 +553,9 @@ def recipe_variants(game: str) -> dict:
     """tag -> the rule options of each variant the game's recipe ships a field of its own for
     (FIELD["variants"]): a field built in the default variant loses in another (docs/
     training.md, "The field in advanced mode")."""
-    from .studies import study_module
+    from .studies import study_of
 
-    plan = getattr(study_module(game), "FIELD", None) or {}
+    plan = study_of(game).field or {}
     return {tag: dict(change["options"]) for tag, change in plan.get("variants", {}).items()}
 
 
@@ -727,3 +727,53 @@ def member_shares(spec, rules, response: Strategy, path, n_games: int, seed: int
                      **{k: float(measured[k]) for k in ("share", "low", "high")},
                      "decided": int(measured["decided"])})
     return rows
+
+
+# --- the search against the field (issue 61, item 6) --------------------------------------------
+SEARCH_GAMES = 400      # games of the search-against-field measure: its share known to about +-5 pp
+SEARCH_SEED = 61_000
+
+
+def search_path(field_path: Path) -> Path:
+    """Where the search-against-field measure of a field file is kept: beside it."""
+    return Path(field_path).with_name(Path(field_path).name.replace(".field.json", ".search.json"))
+
+
+def search_against_field(game, rules=None, n_games: int = SEARCH_GAMES, budget: int | None = None,
+                         seed: int = SEARCH_SEED, path=None) -> dict:
+    """The search player with the field as its rollouts (``ismcts:rollout=strong`` at its
+    default budget, or ``budget``) against the field, seats rotated every game: its share of the
+    decided games with its Wilson interval (a 2-player game). How far a few hundred rollouts
+    per decision lift the field's own play is how much strength the field leaves on the table
+    (search distilled into the field should close it). Written beside the field (search_path)
+    when ``path`` names the field file."""
+    import json
+
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    if rules.n_seats != 2:
+        raise RunError(f"the search-against-field measure is for 2-player games; this variant "
+                       f"of {spec.title} seats {rules.n_seats}")
+    search = "ismcts:rollout=strong" + (f",budget={budget}" if budget else "")
+    measured = shares(spec, rules, [search, "strong"], n_games, seed)
+    label = lookup(spec, search, 2, rules).name
+    record = {"share": float(measured["share"]), "low": float(measured["low"]),
+              "high": float(measured["high"]), "games": int(measured["games"]),
+              "decided": int(measured["decided"]), "search": search, "player": label,
+              "seed": seed, "version": __version__, "variant": json_safe(rules.to_dict())}
+    if path is not None:
+        search_path(path).write_text(json.dumps(record, indent=1) + "\n")
+    return record
+
+
+def search_line(field_path) -> str:
+    """The recorded search-against-field measure of a field file, in one sentence, or ""."""
+    import json
+
+    found = search_path(field_path)
+    if not found.is_file():
+        return ""
+    r = json.loads(found.read_text())
+    return (f"The search with the field as its rollouts ({r['player']}) wins {r['share']:.1%} "
+            f"({r['low']:.1%} to {r['high']:.1%}) of {r['decided']:,} decided games against it "
+            f"(seed {r['seed']}; `balance field GAME --search` re-measures it).")

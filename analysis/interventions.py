@@ -6,7 +6,7 @@ and every random choice that does not depend on the card is shared, common rando
 the per-game difference cancels most of the luck, and its mean is the card's effect with a
 paired t-interval (analysis.stats.paired_difference).
 
-Each game declares its cards once, in its study (``analysis/studies/<game>/cards.py``, a
+Each game declares its cards once, in its study (``games/<game>/study/cards.py``, a
 function ``cards(rules) -> list[Card]``), as changes of its rule options: this module knows no
 game. The interventions a game may declare for a card (labels):
 
@@ -62,7 +62,7 @@ from sim.games import code_versions, get_game, home
 
 from .evidence import unmeasured
 from .stats import newcombe_difference, paired_where_both
-from .studies import study_module
+from .studies import Study, study_of
 from .workbench import metrics as M
 from .workbench.precision import FIRST_STEP, MAX_GROWTH, PIECE_SECONDS, play_pieces, stop_point
 
@@ -121,14 +121,15 @@ class Card:
 
 # --- what a game declares ---------------------------------------------------------------------
 
-def study(game):
+def study(game) -> Study:
+    """The game's study record, which must declare its cards."""
     spec = get_game(game)
-    module = study_module(spec.name)
-    if module is None or not hasattr(module, "cards"):
+    declared = study_of(spec.name)
+    if declared.cards is None:
         raise CardsError(f"{spec.title} declares no cards (cards(rules) in its study, "
                          f"{home(spec).study}; analysis.default_study.option_cards makes one "
                          "per tunable option)")
-    return module
+    return declared
 
 
 def declared_cards(game, rules=None, names: Sequence[str | Card] | None = None) -> list[Card]:
@@ -168,11 +169,11 @@ def levels(game, rules=None) -> dict[str, object]:
     of games (the skill ladder of the report keeps both rungs, and flags where they differ)."""
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    # Without LEVELS: random, the spec's best heuristic, and the shipped policy where one fits
+    # Undeclared: random, the spec's best heuristic, and the shipped policy where one fits
     default = {"random": "random", "heuristic": spec.heuristic, "trained": "trained"}
     if spec.heuristic not in spec.strategies or spec.heuristic == "random":
         default.pop("heuristic")
-    declared = dict(getattr(study(spec), "LEVELS", default))
+    declared = dict(study(spec).levels or default)
     if "trained" in declared and shipped_path(spec, rules.n_seats) is None:
         declared.pop("trained")
     if fields.shipped_path(spec, rules.n_seats) is not None:
@@ -182,7 +183,7 @@ def levels(game, rules=None) -> dict[str, object]:
 
 
 def edge_metric(game) -> str:
-    return getattr(study(game), "EDGE", M.primary_metric(game))
+    return study(game).edge or M.primary_metric(game)
 
 
 # --- per-game values --------------------------------------------------------------------------

@@ -154,9 +154,10 @@ class Doc:
     def text(self, markdown: str) -> None:
         self.blocks.append(Text(markdown))
 
-    def finding(self, text: str) -> None:
-        """One line of the "Summary of findings" shown at the top (Markdown allowed)."""
-        self.findings.append(text)
+    def finding(self, text: str, first: bool = False) -> None:
+        """One line of the "Summary of findings" shown at the top (Markdown allowed); ``first``:
+        what a designer must know before the rest, placed ahead of it."""
+        self.findings.insert(0, text) if first else self.findings.append(text)
 
     def verdict(self, text: str) -> None:
         """The one-line verdict shown on the site's index next to the game."""
@@ -164,15 +165,15 @@ class Doc:
 
     def skilled_verdict(self, text: str) -> None:
         """The verdict at the strongest level of play measured tightly (analysis.skill): it
-        leads the verdict line, the study's own verdict follows it."""
+        takes the study's own place on the verdict line (the study's verdict, at its own level,
+        stays in the summary of findings)."""
         self.strong_verdict = text
 
     @property
     def verdict_text(self) -> str | None:
-        parts = [p for p in (self.strong_verdict, self.verdict_given) if p]
-        if len(parts) == 2:
-            return f"{parts[0]}. Study: {parts[1]}"
-        return parts[0] if parts else None
+        """At most one sentence: the figure, its interval, the level (and, at the strong level,
+        one exploitability figure); the rest is in the sections."""
+        return self.strong_verdict or self.verdict_given
 
     def csv(self, name: str, table: pd.DataFrame) -> str:
         table.to_csv(self.out / f"{name}.csv", index=False)

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from types import ModuleType
 from typing import Sequence
 
 from sim.errors import BalanceError
 from sim.games import game_names
 from sim.runner import one_kernel, warm_kernels
 
-from .studies import study_module
+from .studies import Study, study_of
 
 # Seconds write_reports spent compiling each game's kernels before its study ran (ran_in).
 COMPILED: dict[str, tuple[float, int]] = {}   # game -> (seconds, games compiled together)
@@ -42,12 +41,11 @@ def ran_in(game: str, started: float, detail: str) -> str:
     return f"_Study ran in {took:.1f} s ({detail}){before}._"
 
 
-def studies() -> dict[str, ModuleType]:
+def studies() -> dict[str, Study]:
     """Every registered game whose study writes a report, by name (sorted). A study without
     ``write_report`` (a calibration game's, which only checks the engine) has no report."""
-    found = {game: study_module(game) for game in game_names()}
-    return {game: module for game, module in found.items()
-            if module is not None and hasattr(module, "write_report")}
+    found = {game: study_of(game) for game in game_names()}
+    return {game: study for game, study in found.items() if study.write_report is not None}
 
 
 def write_reports(games: Sequence[str] | None = None, out_dir: str | Path = "reports",

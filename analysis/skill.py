@@ -21,11 +21,14 @@ from sim.runner import as_rules, simulate
 from sim import field as fields
 from sim.trained import shipped_path
 
+from .coalition import RARELY, coalition_section
 from .evidence import unmeasured
 from .workbench import metrics as M
 
 
 TRAINED_GAMES = 100_000  # the trained rung's games in a full report: intervals of about +-0.3 pp
+STRONG_RUNG = "strong field"
+COALITION_GAMES = 20_000   # per row of the coalition test: a seat's chance known to +-0.3 pp
 
 
 def ladder_levels(best: str, small: int = 16, large: int = 64, trained: bool = False,
@@ -34,7 +37,7 @@ def ladder_levels(best: str, small: int = 16, large: int = 64, trained: bool = F
     the shipped strong field (with ``strong``: sim/field.py), search with a small and a large
     budget (rollouts by the best heuristic)."""
     return [("random", "random"), (best, best), *([("trained", "trained")] if trained else []),
-            *([("strong field", "strong")] if strong else []),
+            *([(STRONG_RUNG, "strong")] if strong else []),
             (f"search {small}", f"ismcts:budget={small},rollout={best}"),
             (f"search {large}", f"ismcts:budget={large},rollout={best}")]
 
@@ -100,9 +103,11 @@ def field_exploit_line(game, rules=None) -> str:
     measured = field_exploitability(game, rules)
     if not measured:
         return f"The strong field `{path.name}` carries no exploitability record."
+    from .field import search_line
+
     options = "".join(f" -o {k}={v}" for k, v in fields.variant_of(spec, path).items())
     return (f"Strong field `{path.name}`, {measured}, on fresh games (`balance field "
-            f"{spec.name}{options} --check` re-measures it).")
+            f"{spec.name}{options} --check` re-measures it). {search_line(path)}").rstrip()
 
 
 def skill_changes(table: pd.DataFrame, metrics: Sequence[str],
@@ -263,15 +268,18 @@ def skill_section(doc, game, rules=None, best: str = "random", n_games=(2000, 20
     table.attrs["changes"] = changes
     verdict = strongest_verdict(table)
     if verdict:
-        if "`strong field`" in verdict and field_exploitability(game, rules):
-            verdict += f" ({field_exploitability(game, rules)})"  # how strong the rung is
-        doc.skilled_verdict(verdict)
+        figure = field_figure(game, rules) if verdict.startswith(f"at {STRONG_RUNG}") else ""
+        doc.skilled_verdict(verdict + (f"; {figure}" if figure else ""))   # how strong the rung is
     line, dominant = exploit_line(game, rules)
     if strong:
         line = field_exploit_line(game, rules) + " " + line
     doc.text(f"**Is there a dominant strategy?** {line}")
     if dominant:
         doc.finding(line)
+    rare = table[(table["skill"] == STRONG_RUNG) & (table.get("decided", 1.0) < RARELY)]
+    if not rare.empty:   # is that the game, or the field's meta-game? (analysis.coalition)
+        coalition_section(doc, game, rules, min(int(rare["n_games"].iloc[0]), COALITION_GAMES),
+                          seed, jobs, float(rare["decided"].iloc[0]))
     return table
 
 
@@ -326,9 +334,35 @@ def strongest_verdict(table: pd.DataFrame, metric: str = "first_seat_advantage",
     if tight_rows.empty:
         return None
     row = tight_rows.iloc[-1]
-    games = f"{int(row['n_games']):,} games"
-    if row.get("decided", 1) < 0.995:  # a narrow interval over games nobody won says little
-        games += f", {row['decided']:.1%} of them won by anyone"
-    return interval_verdict(f"at `{row['skill']}` play (every seat; the strongest rung measured "
-                            f"to ±{100 * half[tight_rows.index[-1]]:.1f} pp), first-seat advantage",
-                            row[metric], row[f"{metric}_low"], row[f"{metric}_high"], games)
+    level, games = row["skill"], f"{int(row['n_games']):,} games"
+    decided = row.get("decided", 1)
+    if 0.5 <= decided < 0.995:   # a narrow interval over games nobody won says little
+        games += f", {decided:.1%} of them won by anyone"
+    edge = interval_verdict("first-seat advantage", row[metric], row[f"{metric}_low"],
+                            row[f"{metric}_high"], games)
+    if decided < 0.5:   # then that is what a designer must know first
+        return f"at {level} play only {decided:.1%} of games are won by anyone; {edge}"
+    return f"at {level} play, {edge}"
+
+
+def field_figure(game, rules=None) -> str:
+    """The strong field's exploitability as one figure, for a verdict (the re-checks stay in the
+    skill section): what the best response found takes against it, or its measured transfer
+    where the field was fitted to another variant."""
+    import json
+
+    spec = get_game(game)
+    rules = as_rules(spec, rules)
+    fit = transfer_text(game, rules)
+    if fit:
+        return "strong play is the field of another variant" + (
+            "" if "transfer" not in fit else " (its transfer is in the skill section)")
+    path = fields.shipped_path(spec, rules.n_seats, rules)
+    measured = {} if path is None else json.loads(path.read_text()).get("exploitability") or {}
+    share = measured.get("best_response_share")
+    if share is None:
+        return ""
+    if measured.get("field_share") is None or rules.n_seats == 2:
+        return f"a best response found wins {share:.1%} against it"
+    return (f"a best response found takes {share:.1%} against its seats' "
+            f"{measured['field_share']:.1%}")

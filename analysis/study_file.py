@@ -70,7 +70,7 @@ from sim import __version__
 from sim.datafile import decode_text
 from sim.errors import BalanceError, StrategyError
 from sim.games import game_names, get_game
-from sim.runner import as_rules
+from sim.request import RequestError, request
 
 SHARED = {"games", "precision", "strategies", "options", "seed"}
 TOP = {"title", "game", "players", "description", *SHARED}
@@ -304,14 +304,10 @@ def read(path) -> Study:
     spec = get_game(data["game"])
     options = dict(data.get("options", {}))
     _check_options(study, options, 0)
-    if "players" in data:
-        options[spec.rules_class.player_option() or "n_players"] = data["players"]
-    try:
-        rules = as_rules(spec, {k: _text(v) for k, v in options.items()})
-    except BalanceError as error:
-        blamed = "players" if "players" in data and ("player" in str(error) or "options" not in
-                                                     data) else "options"
-        raise fail(str(error), blamed) from None
+    try:   # sim.request: the one request every front end builds
+        rules = request(spec, {k: _text(v) for k, v in options.items()}, data.get("players")).rules
+    except RequestError as error:
+        raise fail(str(error), error.field) from None
     shared = {k: data[k] for k in SHARED - {"options"} if k in data}
     _check_shared(study, shared, 0)
     if not sections:
@@ -489,11 +485,11 @@ def metric_names(spec, n_seats: int) -> list[str]:
 
     from sim.results import records_frame
 
-    from .studies import study_module
+    from .studies import study_of
     from .workbench import metrics as M
 
     names = M.metric_names(spec, n_seats)
-    declared = getattr(study_module(spec.name), "game_metrics", None)
+    declared = study_of(spec.name).metrics
     if declared is not None:
         empty = records_frame(spec, n_seats, np.zeros((0, spec.record_width(n_seats)), np.int64))
         names += [m for m in declared(empty, n_seats) if m not in names]

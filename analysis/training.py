@@ -260,10 +260,10 @@ def train(game: str, rules=None, opponents=None, hold_out=None, generations: int
     hold_out : a built-in never trained against, measured at the end.
     start : initial weights (default: the game's ``START_WEIGHTS``, else zeros).
     objective : instead of playing, a function of the weights (decision types x features) to
-        maximise, e.g. minus Kuhn poker's exact exploitability (analysis/studies/kuhn).
+        maximise, e.g. minus Kuhn poker's exact exploitability (games/kuhn/study).
     temperature : the trained policy's temperature (0: the best action; > 0: softmax).
     decisions : names of the decision types to train (default all); the others keep their start
-        weights, as do the weights the game's ``TRAINABLE`` mask (strategies/<game>.py) leaves
+        weights, as do the weights the game's ``TRAINABLE`` mask (games/<game>/strategies.py) leaves
         out: features a decision type never fills, or decisions a mode never asks, would only
         add dimensions that CMA-ES searches for nothing.
     features : train only the first ``features`` slots of every type; the rest keep their start
@@ -745,9 +745,9 @@ def recipe(game: str, n_players: int | None = None) -> dict | None:
     train GAME`` without --players or --out and ``--shipped`` train them all; without it, the
     rules' default count only). ``TRAINING["per_players"][n]`` changes some of them for n players: the
     recipe for ``n_players`` has them merged in."""
-    from .studies import study_module
+    from .studies import study_of
 
-    plan = getattr(study_module(game), "TRAINING", None)
+    plan = study_of(game).training
     if plan is None:
         return None
     plan = dict(plan)
@@ -820,7 +820,7 @@ def train_recipe(game: str, rules, plan: dict, jobs: int = 1, run_dir=None,
 
 def regenerate_shipped(games=None, jobs: int = 1, progress: bool = True, out=None) -> list:
     """``balance train --shipped``: retrain every shipped policy from its game's recipe (the
-    one command that regenerates strategies/policies/, and a plugin game's <pkg>/policies/)."""
+    one command that regenerates every game's <pkg>/policies/)."""
     from sim.games import game_names, home
 
     written = []

@@ -7,6 +7,7 @@ end-to-end and cold-start rows, which include everything a user waits for.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import platform
@@ -17,16 +18,29 @@ import time
 
 import numpy as np
 
-# (game, rule options, strategy, what the table's first column says)
-CASES = [("parthian", {"n_players": n}, s, f"{n} players") for s in ("random", "cautious", "glory")
-         for n in (3, 4, 5, 6)]
-CASES += [("sunzi", {"mode": m}, s, m) for m in ("basic", "advanced") for s in ("random", "greedy")]
-CASES += [("goofspiel", {"num_cards": 13}, s, "13 cards") for s in ("random", "match", "greedy")]
-CASES += [("shuojian", {}, s, "default table") for s in ("random", "thrifty", "counter")]
-CASES += [("samurai", {"n_players": n}, s, f"{n} players") for s in ("random", "loyal") for n in (3, 5, 7)]
-QUICK_CASES = [CASES[1], CASES[5], CASES[11], CASES[12]]
-# Goofspiel against OpenSpiel (balance bench --openspiel): the same variants on both sides.
-OPENSPIEL_CASES = [{"num_cards": 13}, {"num_cards": 6}]
+
+
+def benches() -> dict:
+    """game -> what its study asks the benchmark to time (analysis.studies.Bench), every game."""
+    from analysis.studies import study_of
+    from sim.games import game_names
+
+    return {game: study_of(game).bench for game in game_names()}
+
+
+def speed_cases(quick: bool = False) -> list[tuple]:
+    """(game, rule options, strategy, label, share of the games) of the speed table: every
+    game's ``Bench.speed`` rows (``--quick``: its ``Bench.quick`` ones)."""
+    return [(game, dict(rules), strategy, label, bench.games_share)
+            for game, bench in benches().items()
+            for i, (rules, strategy, label) in enumerate(bench.speed)
+            if not quick or i in bench.quick]
+
+
+def end_to_end_case() -> tuple[str, dict]:
+    """The game and rules of the end-to-end, cold-start and streaming rows."""
+    return next((game, dict(bench.end_to_end)) for game, bench in benches().items()
+                if bench.end_to_end is not None)
 
 
 def measure(mode: str, game: str, rules: dict, strategy: str, jobs: int, n_games: int) -> dict:
@@ -96,13 +110,22 @@ def run_search(budget: int = 64, n_games: int = 20) -> str:
     return "\n".join(lines)
 
 
-# Trained play against the game's best heuristic (balance bench --trained): every shipped policy
-# and every shipped strong field.
-TRAINED_CASES = ([("sunzi", {}), ("sunzi", {"mode": "advanced"}), ("sunzi", {"warlord": True}),
-                  ("sunzi", {"mode": "advanced", "warlord": True}), ("shuojian", {}),
-                  ("kuhn", {}), ("leduc", {})]
-                 + [("samurai", {"n_players": n}) for n in (3, 4, 5, 6, 7)]
-                 + [("parthian", {"n_players": n}) for n in (3, 4, 5, 6)])
+def trained_cases() -> list[tuple[str, dict]]:
+    """Trained play against the game's best heuristic (balance bench --trained): a row for
+    every shipped policy (at its player count) and every field shipped for a variant."""
+    from sim import field as F
+    from sim import trained as T
+    from sim.games import game_names, get_game
+
+    rows = []
+    for game in game_names():
+        spec = get_game(game)
+        count = spec.rules_class.player_option()
+        at = lambda n: {} if n is None or count is None else {count: n}   # noqa: E731
+        rows += [(game, at(n)) for n in T.shipped_policies(spec)]
+        rows += [(game, {**F.variant_of(spec, path), **at(n)})
+                 for n, _, path in F.shipped_variants(spec)]
+    return rows
 
 
 HIDDEN_BENCH = 4   # hidden units per decision type in the benchmark's network row
@@ -165,7 +188,7 @@ def run_trained(n_games: int = 20_000) -> str:
              "| every seat the best heuristic | trained ÷ heuristic (target ≥ 0.33) "
              "| hidden units ÷ heuristic "
              "| field ÷ heuristic (target ≥ 0.25) |", "|---|---|---|---|---|---|---|---|---|"]
-    for game, rules in TRAINED_CASES:
+    for game, rules in trained_cases():
         r = _subprocess_json(f"b.measure_trained({game!r}, {rules!r}, {n_games})")
         variant = ", ".join(f"{k}={v}" for k, v in rules.items()) or "default"
         strong = "no field shipped" if r["strong_per_s"] is None else f"{r['strong_per_s']:,.0f}"
@@ -211,22 +234,21 @@ def measure_startup(game: str, user_strategy: str | None = None) -> dict:
 
 def measure_overhead(game: str, n_games: int) -> dict:
     """Games per CPU-second of the engine (random players, one process) and of the game's
-    minimal straight-line kernel (cli/reference_kernels.py), back to back in one process."""
-    from cli import reference_kernels as ref
+    minimal straight-line kernel (its ``Bench.straight``), back to back in one process."""
+    from analysis.studies import study_of
     from sim.games import get_game
     from sim.rng import master_key
     from sim.runner import as_rules, simulate
 
-    rules = {"n_players": 4} if game == "parthian" else {"num_cards": 13}
+    bench = study_of(game).bench
+    rules = dict(bench.straight_rules)
     spec = get_game(game)
     variant = as_rules(spec, rules)
     out = np.zeros((n_games, spec.record_width(variant.n_seats)), np.int16)
-    if game == "parthian":
-        def straight(n):
-            return ref.parthian(variant.kernel_args()[1], 4, master_key(1), out[:n])
-    else:
-        def straight(n):
-            return ref.goofspiel(13, master_key(1), out[:n])
+
+    def straight(n):
+        return bench.straight(variant, master_key(1), out[:n])
+
     straight(1000)
     simulate(game, rules, "random", 2000, seed=1, stream=True)
     best = {"engine": 0.0, "straight": 0.0}
@@ -244,7 +266,7 @@ def run_startup() -> str:
     """`balance bench --startup`: what a new user waits for, each figure in a fresh process with
     an empty kernel cache (cold start of every game), and a user strategy compiled into every
     game with the game's kernel already cached; then the engine against minimal straight-line
-    kernels of Parthian Shot and Goofspiel (the engine's overhead as a ratio)."""
+    kernels of the games that declare one (the engine's overhead as a ratio)."""
     from sim.games import game_names
 
     lines = ["| game | cold start: import, compile, 1,000 games (s) | a user strategy: import, "
@@ -260,8 +282,10 @@ def run_startup() -> str:
             lines.append(f"| {game} | {cold['seconds']:.1f} | {user['seconds']:.1f} |")
     lines += ["", "| game | engine games per CPU-s | straight-line kernel games per CPU-s | "
               "engine / straight-line |", "|---|---|---|---|"]
-    for game, n in (("parthian", 1_000_000), ("goofspiel", 500_000)):
-        r = _subprocess_json(f"b.measure_overhead({game!r}, {n})")
+    for game, bench in benches().items():
+        if bench.straight is None:
+            continue
+        r = _subprocess_json(f"b.measure_overhead({game!r}, {bench.straight_games})")
         lines.append(f"| {game} | {r['engine']:,.0f} | {r['straight']:,.0f} | "
                      f"{r['engine'] / r['straight']:.2f} |")
     return "\n".join(lines)
@@ -294,8 +318,8 @@ def _child(mode, game, rules, strategy, jobs, n_games, cache_dir=None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _openspiel_child(rules: dict, n_python: int, n_cpp: int) -> dict:
-    code = ("import json; from analysis.studies.goofspiel.calibration import openspiel_speed; "
+def _openspiel_child(module: str, rules: dict, n_python: int, n_cpp: int) -> dict:
+    code = (f"import json; from {module} import openspiel_speed; "
             f"print(json.dumps(openspiel_speed({rules!r}, {n_python}, {n_cpp})))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     if done.returncode != 0:
@@ -304,34 +328,42 @@ def _openspiel_child(rules: dict, n_python: int, n_cpp: int) -> dict:
 
 
 def run_openspiel(n_games: int = 1_000_000, n_python: int = 5_000, n_cpp: int = 50_000) -> str:
-    """Goofspiel here against OpenSpiel's goofspiel, same variants, same machine, same run:
-    random players; a decision is one seat's bid with a choice (the last card is automatic in
-    both). Needs the calibration extra (open_spiel)."""
-    from analysis.studies.goofspiel.calibration import decisions_per_game, require_openspiel
+    """The games that declare an OpenSpiel twin (``Bench.openspiel``: Goofspiel) here against
+    OpenSpiel's, same variants, same machine, same run: random players; a decision is one seat's
+    choice (a forced move is automatic in both). Needs the calibration extra (open_spiel)."""
+    import importlib
 
-    require_openspiel()
     rows = []
-    for rules in OPENSPIEL_CASES:
-        per_game = decisions_per_game(rules)
-        ours = _child("steady", "goofspiel", rules, "random", 1, n_games)
-        theirs = _openspiel_child(rules, n_python, n_cpp)
-        label = f"{rules['num_cards']} cards, 2 players, random order"
-        for who, games_s, n in (("balance-toolkit kernel", ours["games_per_s"], n_games),
-                                ("OpenSpiel, Python loop", theirs["python_games_per_s"], n_python),
-                                ("OpenSpiel, C++ loop (evaluate_bots)", theirs["cpp_games_per_s"], n_cpp)):
-            rows.append(f"| {label} | {who} | {n:,} | {games_s:,.0f} | {games_s * per_game:,.0f} | "
-                        f"{ours['games_per_s'] / games_s:,.0f}x |")
+    for game, bench in benches().items():
+        if bench.openspiel is None:
+            continue
+        twin = importlib.import_module(bench.openspiel)
+        twin.require_openspiel()
+        for rules in map(dict, bench.openspiel_rules):
+            rows += _openspiel_rows(game, bench.openspiel, twin.decisions_per_game(rules), rules,
+                                    n_games, n_python, n_cpp)
     return "\n".join([
-        "Goofspiel against OpenSpiel (random players, one process each, same run)", "",
+        "The toolkit against OpenSpiel (random players, one process each, same run)", "",
         "| variant | implementation | games | games/s | decisions/s | ours is faster by |",
         "|---|---|---|---|---|---|", *rows, ""])
 
 
-# Adapters (balance bench --adapters): each game at its defaults, Goofspiel also at 13 cards
-# (the variant of OpenSpiel's Python-loop figure). Every loop picks uniformly random legal actions.
-ADAPTER_CASES = [(game, {}) for game in ("goofspiel", "kuhn", "parthian", "shuojian", "sunzi",
-                                         "samurai")]
-ADAPTER_CASES += [("goofspiel", {"num_cards": 13}), ("samurai", {"n_players": 7})]
+def _openspiel_rows(game, module, per_game, rules, n_games, n_python, n_cpp) -> list[str]:
+    ours = _child("steady", game, rules, "random", 1, n_games)
+    theirs = _openspiel_child(module, rules, n_python, n_cpp)
+    label = f"{game}, " + (", ".join(f"{k}={v}" for k, v in rules.items()) or "defaults")
+    return [f"| {label} | {who} | {n:,} | {games_s:,.0f} | {games_s * per_game:,.0f} | "
+            f"{ours['games_per_s'] / games_s:,.0f}x |"
+            for who, games_s, n in (("balance-toolkit kernel", ours["games_per_s"], n_games),
+                                    ("OpenSpiel, Python loop", theirs["python_games_per_s"], n_python),
+                                    ("OpenSpiel, C++ loop (evaluate_bots)", theirs["cpp_games_per_s"],
+                                     n_cpp))]
+
+
+def adapter_cases() -> list[tuple[str, dict]]:
+    """Adapters (balance bench --adapters): every game at its ``Bench.adapters`` rules (its
+    defaults unless it says more). Every loop picks uniformly random legal actions."""
+    return [(game, dict(rules)) for game, bench in benches().items() for rules in bench.adapters]
 
 
 def _timed_loop(step, seconds: float) -> tuple[float, int]:
@@ -450,7 +482,8 @@ def measure_adapters(game: str, rules: dict, seconds: float = 2.0) -> dict:
 
 def run_adapters(seconds: float = 2.0) -> str:
     """`balance bench --adapters`: decisions/s through the adapters, every game, one process
-    each, against random play inside the kernel; and OpenSpiel's own goofspiel Python loop."""
+    each, against random play inside the kernel; and OpenSpiel's own Python loop of every game
+    that declares an OpenSpiel twin, at its first rules."""
     from sim.games import game_names
 
     lines = ["Adapters (decisions/s, one process; random legal actions chosen in Python; a "
@@ -459,7 +492,7 @@ def run_adapters(seconds: float = 2.0) -> str:
              "(1 seat) | OpenSpiel adapter | Python agent in simulate | adapter step / kernel "
              "decision | late / early step |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     known = set(game_names())
-    for game, rules in ADAPTER_CASES:
+    for game, rules in adapter_cases():
         if game not in known:
             continue
         variant = ", ".join(f"{k}={v}" for k, v in rules.items()) or "defaults"
@@ -472,19 +505,24 @@ def run_adapters(seconds: float = 2.0) -> str:
                      f"{r['live']:,.0f} | {r['pettingzoo']:,.0f} | {r['gymnasium']:,.0f} | "
                      f"{r['openspiel']:,.0f} | {r['agent']:,.0f} | "
                      f"{r['kernel'] / r['pettingzoo']:,.0f}x | {r['late_over_early']:.2f} |")
-    theirs = _openspiel_child({"num_cards": 13}, 2000, 1)
-    lines += ["", f"OpenSpiel's own goofspiel (13 cards), driven from a Python loop: "
-              f"{theirs['python_decisions_per_s']:,.0f} decisions/s (same run)."]
+    for game, bench in benches().items():
+        if bench.openspiel is None:
+            continue
+        rules = dict(bench.openspiel_rules[0])
+        theirs = _openspiel_child(bench.openspiel, rules, 2000, 1)
+        lines += ["", f"OpenSpiel's own {game} ({rules}), driven from a Python loop: "
+                  f"{theirs['python_decisions_per_s']:,.0f} decisions/s (same run)."]
     return "\n".join(lines)
 
 
 def run(n_games: int = 1_000_000, stream_games: int = 10_000_000, quick: bool = False,
         record=None) -> str:
     from sim import __version__
+    from sim.games import get_game
 
     rows = []
-    for game, rules, strategy, label in (QUICK_CASES if quick else CASES):
-        n = n_games if game == "parthian" else max(n_games // 5, 1)
+    for game, rules, strategy, label, share in speed_cases(quick):
+        n = max(int(n_games * share), 1)
         n = min(n, 200_000) if quick else n
         for jobs in (1, 2):
             r = _child("steady", game, rules, strategy, jobs, n)
@@ -494,17 +532,18 @@ def run(n_games: int = 1_000_000, stream_games: int = 10_000_000, quick: bool = 
              f"{os.cpu_count()} cores ({platform.machine()})", "",
              "| game | variant | strategy | processes | games | games/s | games/s per core | "
              "peak RSS MB (main / worker) |", "|---|---|---|---|---|---|---|---|", *rows, ""]
-    game, four = "parthian", {"n_players": 4}
-    e2e = _child("end_to_end", game, four, "random", 2, 1_000_000)
-    lines.append(f"- 10^6 games, 4 players, random, 2 processes, end to end (pool start included): "
-                 f"{e2e['seconds']:.1f} s")
+    game, rules = end_to_end_case()
+    title, at = get_game(game).title, ", ".join(f"{k}={v}" for k, v in rules.items()) or "defaults"
+    e2e = _child("end_to_end", game, rules, "random", 2, 1_000_000)
+    lines.append(f"- 10^6 {title} games ({at}), random, 2 processes, end to end (pool start "
+                 f"included): {e2e['seconds']:.1f} s")
     with tempfile.TemporaryDirectory() as empty_cache:
-        cold = _child("end_to_end", game, four, "random", 1, 1000, cache_dir=empty_cache)
+        cold = _child("end_to_end", game, rules, "random", 1, 1000, cache_dir=empty_cache)
     lines.append(f"- cold start with an empty kernel cache (import, compile, 1,000 games): "
-                 f"Parthian Shot {cold['seconds']:.1f} s (every game: `balance bench --startup`)")
+                 f"{title} {cold['seconds']:.1f} s (every game: `balance bench --startup`)")
     big = stream_games if not quick else min(stream_games, 2_000_000)
-    st = _child("end_to_end", game, four, "random", 2, big)
-    lines.append(f"- streaming {big:,} Parthian Shot games (4 players, random), 2 processes: "
+    st = _child("end_to_end", game, rules, "random", 2, big)
+    lines.append(f"- streaming {big:,} {title} games ({at}, random), 2 processes: "
                  f"{st['seconds']:.0f} s, peak RSS "
                  f"{st['rss_mb']:.0f} MB main / {st['worker_rss_mb']:.0f} MB per worker")
     text = "\n".join(lines)
@@ -553,9 +592,10 @@ def _first_numbers(server, view: dict) -> float:
 def run_explore(changes: int = 5) -> str:
     """`balance bench --explore`: the live loop's latency. For every game, the seconds from a
     changed value to its first numbers on the page's stream (warm kernel: a first view plays
-    before the clock starts; median of ``changes`` changes of the first tunable); then the
-    seconds to a paired difference of the headline metric at +-1 pp for Parthian Shot at 4
-    players (charge_threshold 9 -> 8, seats rotated, every core)."""
+    before the clock starts; median of ``changes`` changes of the first tunable); then, for the
+    games whose ``Bench.explore`` names a change (Parthian Shot: 4 players, charge_threshold
+    9 -> 8), the seconds to a paired difference of the headline metric at +-1 pp (seats rotated,
+    every core)."""
     from analysis.explore import Session, View, form, headline_metric
     from cli.explore import Server
     from sim.games import game_names, get_game
@@ -578,11 +618,11 @@ def run_explore(changes: int = 5) -> str:
     lines += ["", "| game | players | levels | change | headline | headline difference at +-1 pp "
               "after (s) | paired games | every rate at +-1 pp after (s) | paired games | games/s "
               "(both sides) |", "|---|---|---|---|---|---|---|---|---|---|"]
-    for level in ("random", "heuristic"):
-        view = View("parthian", players=4, levels=level, knobs={"charge_threshold": 8},
-                    precision=1.0)
-        metric = headline_metric(get_game("parthian"))
-        Session(View("parthian", players=4, levels=level, max_games=480)).run_until_done()
+    changed = [(game, bench.explore) for game, bench in benches().items() if bench.explore]
+    for (game, (players, knobs)), level in itertools.product(changed, ("random", "heuristic")):
+        view = View(game, players=players, levels=level, knobs=dict(knobs), precision=1.0)
+        metric = headline_metric(get_game(game))
+        Session(View(game, players=players, levels=level, max_games=480)).run_until_done()
         reached: dict = {}
 
         def note(snap, reached=reached, began=time.perf_counter()):
@@ -596,11 +636,20 @@ def run_explore(changes: int = 5) -> str:
         session = Session(view, jobs=cores, on_step=note)
         final = session.run_until_done(time.monotonic() + 120)
         every = time.perf_counter() - began if final["precision_reached"] else float("nan")
-        lines.append(f"| parthian | 4 | {level} | charge_threshold 9 -> 8 | {metric} | "
+        change = ", ".join(f"{k} {form_value(game, players, k)} -> {v}" for k, v in knobs.items())
+        lines.append(f"| {game} | {players} | {level} | {change} | {metric} | "
                      f"{reached.get('at', float('nan')):.2f} | {reached.get('games', 0):,} | "
                      f"{every:.2f} | {final['games']:,} | {final['games_per_s']:,.0f} |")
     return "\n".join([f"balance explore latency, {cores} cores ({platform.machine()})", "",
                       *lines])
+
+
+def form_value(game: str, players: int, knob: str):
+    """The knob's default value at ``players`` (the explore page's form)."""
+    from analysis.explore import base_rules
+    from sim.games import get_game
+
+    return getattr(base_rules(get_game(game), players), knob)
 
 if __name__ == "__main__":
     print(run_openspiel() if "--openspiel" in sys.argv else run_adapters() if "--adapters" in sys.argv

@@ -27,7 +27,7 @@ def add_commands(commands, games: list[str], add_game_arguments) -> None:
         "cards", help="what each card is worth, by changing it: paired effects with FDR control",
         description=textwrap.fill(
             "Remove each card, replace it by a neutral one, or move its printed value by one "
-            "(what the game's study declares for it: cards(rules), e.g. analysis/studies/GAME/"
+            "(what the game's study declares for it: cards(rules), e.g. games/GAME/study/"
             "cards.py; a plugin's NAME/study.py), play the changed "
             "game on the same games as the unchanged one (common random numbers), and report "
             "the change in the win rate of whoever the card belongs to, with its paired 95% "

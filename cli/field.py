@@ -30,7 +30,7 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                "  balance field sunzi -o warlord=true --from strong   (fit a variant's field)\n"
                "  balance field sunzi -o warlord=true --transfer      (how far strong carries)\n"
                "  balance field --shipped sunzi          (the shipped field, from its recipe)\n"
-               "  balance field sunzi --check strategies/policies/sunzi.field.json"
+               "  balance field sunzi --check games/sunzi/policies/sunzi.field.json"
                "   (re-measure a field)",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_arguments(parser, games, many=True)
@@ -78,7 +78,7 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                         help=f"parallel workers (default: every core, {all_cores} here)")
     parser.add_argument("--out", type=Path, help="the field file (default "
                         "fields/GAME-Np.field.json; its history CSV beside it); with --shipped, "
-                        "the folder (default strategies/policies)")
+                        "the folder (default the game's policies folder)")
     parser.add_argument("--shipped", action="store_true", help="rebuild the shipped fields of "
                         "the games named (default: every game with a FIELD recipe)")
     parser.add_argument("--check", type=Path, metavar="FIELD_FILE", help="only re-measure this "
@@ -94,6 +94,11 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                         "-s strong seats in this variant transfers to it: a short best-response "
                         "search here (analysis/fitted.py), stored and stated beside every "
                         "strong verdict in this variant")
+    parser.add_argument("--search", type=int, nargs="?", const=0, default=None, metavar="BUDGET",
+                        help="measure the search with the field as its rollouts "
+                        "(ismcts:rollout=strong, at its default budget or BUDGET) against the "
+                        "field -s strong seats here, 400 games seats rotated (a 2-player game); "
+                        "written beside a shipped or fitted field and stated in the reports")
     parser.add_argument("--members", type=int, default=2000, metavar="GAMES",
                         help="with --check, also play the best response found against each "
                              "member of the field alone, GAMES fresh games each, to show which "
@@ -176,6 +181,8 @@ def _run_field(args) -> int:
         return 0
     if args.transfer:
         return _transfer(spec, rules, args)
+    if args.search is not None:
+        return _search(spec, rules, args.search or None)
     if args.warm_from is not None:
         return _warm(spec, rules, args, settings)
     out = args.out or Path("fields") / f"{spec.name}-{rules.n_seats}p.field.json"
@@ -213,6 +220,19 @@ def _transfer(spec, rules, args) -> int:
         measure_transfer(spec.name, rules, jobs=args.jobs, progress=not args.no_progress)
         fit = strong_fit(spec.name, rules)
     print(fit.line())
+    return 0
+
+
+def _search(spec, rules, budget) -> int:
+    from analysis.field import search_against_field, search_line
+    from sim import field as F
+
+    path = (F.nearest_fields(spec, rules.n_seats, rules) or [None])[0]
+    if path is None:
+        raise BalanceError(f"no strong {spec.title} field at {rules.n_seats} players; build one "
+                           f"with `balance field {spec.name}`")
+    search_against_field(spec.name, rules, budget=budget, path=path)
+    print(search_line(path))
     return 0
 
 

@@ -11,6 +11,8 @@ from sim.errors import BalanceError
 
 from .requests import add_game_arguments, game_request, state_strong_fit
 
+_PROJECT = Path(__file__).resolve().parent.parent   # paths are shown from here
+
 EPILOG = """examples:
   balance simulate parthian --players 4 --strategy cautious --strategy random --games 200000
   balance simulate parthian --players 5 --option merit_ties=any --out results/p5.parquet
@@ -370,7 +372,7 @@ def strong_text(spec) -> str:
 
     from sim import field
 
-    root = field.trained.SHIPPED.parent.parent
+    root = _PROJECT
     rows = []
     variants = [(n, path, ", ".join(f"{k}={v}" for k, v in field.variant_of(spec, path).items()))
                 for n, _, path in field.shipped_variants(spec)]
@@ -399,7 +401,7 @@ def trained_text(spec) -> str:
 
     if trained.n_features(spec) == 0:
         return f"trained      not available: {trained.no_features(spec)}"
-    root = trained.SHIPPED.parent.parent
+    root = _PROJECT
     shipped = trained.shipped_policies(spec)
     other = "other counts: " if len(shipped) > 1 else ""   # <game>.json: any count without its own
     where = "; ".join((other if n is None else f"{n} players: ")

@@ -30,25 +30,19 @@ def add_game_arguments(parser: argparse.ArgumentParser, games: list[str], many: 
 
 
 def game_request(args):
-    """(spec, rules, strategies) from the common game arguments."""
-    from sim.games import get_game
-    from sim.runner import as_rules
+    """(spec, rules, strategies) from the common game arguments (sim.request: the one request
+    every front end builds)."""
+    from sim.request import request
 
-    spec = get_game(args.game)
     options = {}
     for item in args.option:
         if "=" not in item:
             raise BalanceError(f"--option {item!r} must look like KEY=VALUE")
         key, value = item.split("=", 1)
         options[key.strip()] = value.strip()
-    if args.players is not None:
-        name = spec.rules_class.player_option()
-        if name is None:
-            raise BalanceError(f"{spec.title} has a fixed number of players; drop --players")
-        options[name] = str(args.players)
-    rules = as_rules(spec, options)
+    asked = request(args.game, options, args.players)
     strategies = [load_strategy(s) for s in args.strategy] or ["random"]
-    return spec, rules, strategies
+    return asked.spec, asked.rules, strategies
 
 
 def state_strong_fit(spec, rules, names, args) -> None:

@@ -18,7 +18,7 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
         "(or --out FILE: -s trained:FILE), its learning curve (PNG, CSV) and its strength "
         "against every built-in with 95% intervals (docs/training.md); without --players or "
         "--out, one policy for each player count of the recipe's players. With --shipped, retrains every "
-        "shipped policy (strategies/policies/) from its game's recipe instead.", 88),
+        "shipped policy (the game's policies/ folder) from its game's recipe instead.", 88),
         epilog="examples:\n  balance train sunzi --jobs 1          (one game, as its shipped "
         "policy was trained)\n  balance train --shipped               (every shipped policy, "
         "from the recipes)\n  balance train --shipped sunzi shuojian (those games' shipped "
@@ -28,7 +28,7 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     train.add_argument("--shipped", action="store_true",
                        help="regenerate the shipped policies of the games named (default every "
                        "game with a training recipe) from their recipes (analysis.training."
-                       "regenerate_shipped), into strategies/policies/ or the folder --out; the "
+                       "regenerate_shipped), into the game's policies/ folder or the folder --out; the "
                        "other training options are ignored")
     train.add_argument("--against", action="append", metavar="STRATEGY",
                        help="an opponent of the pool, as -s takes it (a built-in, trained[:FILE], "
@@ -38,8 +38,8 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
     train.add_argument("--hold-out", metavar="STRATEGY",
                        help="a built-in never trained against, measured at the end")
     train.add_argument("--out", type=Path, help="the policy file (default: where -s trained "
-                       "seats it, the game's policies folder: strategies/policies/ for a built-in "
-                       "game, <package>/policies/ for a plugin; the learning curve and strength "
+                       "seats it, the game's policies folder, <package>/policies/ (games/GAME/policies/ "
+                       "for a built-in game); the learning curve and strength "
                        "table beside it); with --shipped, the folder of the policies (default "
                        "those folders)")
     train.set_defaults(run=run_train)
@@ -69,7 +69,7 @@ def add_commands(commands, games: list[str], add_game_arguments, all_cores: int)
                          "(default exploit/GAME-Np)")
     exploit.add_argument("--record", action="store_true",
                          help="also keep the result next to the shipped policy it probed "
-                         "(strategies/policies/<policy>.exploit.json): every report of the game "
+                         "(games/<game>/policies/<policy>.exploit.json): every report of the game "
                          "shows it, and flags it stale once the policy changes")
     exploit.set_defaults(run=run_exploit)
 

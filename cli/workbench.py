@@ -370,7 +370,6 @@ def run_sensitivity(args) -> int:
 
 
 def run_metrics(args) -> int:
-    from analysis.studies import study_module
     from analysis.workbench import metrics as M
     from analysis.workbench import targets as T
     from sim.errors import RunError
@@ -388,7 +387,7 @@ def run_metrics(args) -> int:
           f"every seat {strategies}):")
     for name in T.known(row):
         print(f"  {name:28s} {row[name]:.4f}")
-    groups = {**T.GENERIC_BALANCE, **dict(getattr(study_module(spec.name), "BALANCE", {}))}
+    groups = T.balance_groups(spec)
     print("balance groups (--balance GROUP = max_gap(PATTERN)=0): "
           + ", ".join(f"{k} = {v}" for k, v in groups.items()))
     print("goals may also name max_gap(PATTERN) and match(A,B): docs/workbench.md")

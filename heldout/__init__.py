@@ -7,22 +7,22 @@ pool the field learnt from: best responses computed against it, and players like
 
 The rule: nothing trains against them. No training recipe, field, exploit search or tuner may put
 them in its pool of opponents, its start or its fitness; the moment one does, they stop measuring
-anything. That is why they live here, outside the ``strategies`` package and outside the
+anything. That is why they live here, outside the game packages and outside the
 installed packages (run them from the repository root), and why they were written from
 ``shared/rules/`` without copying the built-in heuristics.
 
 - ``heldout.sunzi``: Sunzi / Dynasties players (``PLAYERS``: concentrate, spread, builder,
   mixer, attrition).
-- ``heldout.sunzi_unread``: two more Sunzi players (``PLAYERS``: reader, gambler), written by a
+- ``heldout.sunzi_reader_gambler``: two more Sunzi players (``PLAYERS``: reader, gambler), written by a
   helper from the rules brief alone after the field's authors had read the first five while
   designing ``settle``; nobody who builds or tunes a field reads this file. Any
   ``heldout/<game>_*.py`` module's players join ``heldout/<game>.py``'s in heldout.measure and
   heldout.tune (``heldout.measure.modules``).
-- ``heldout.sunzi_ledger``: ``accountant``, written by another helper from the rules brief alone
+- ``heldout.sunzi_accountant``: ``accountant``, written by another helper from the rules brief alone
   to a one-paragraph idea (each region's chance of being held at the coming scoring, a logistic
   in the margin, against a distribution of the opponent's card), the idea the built-in
   ``planner`` was written on at the same time; its code was not read either.
-- ``heldout.sunzi_fresh``: ``solver`` (each round a small zero-sum matrix game between a few
+- ``heldout.sunzi_solver_rusher``: ``solver`` (each round a small zero-sum matrix game between a few
   whole-round placements of its own and guesses of the opponent's, solved by regret matching,
   its placement sampled from the mixture) and ``rusher`` (strong cards on the best round-3
   tiles to win the first scoring, then defends its leads), written by a helper from the rules

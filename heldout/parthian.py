@@ -1,7 +1,7 @@
 """Held-out Parthian Shot players, written from shared/rules/parthian_shot.md alone (never
 trained against: see heldout/__init__.py). Rule ids PS-n and OP-n are the brief's.
 
-What they read: the public table of sim/parthian/kernel.py's Observation (``obs.players``, one
+What they read: the public table of games/parthian/kernel.py's Observation (``obs.players``, one
 row per seat: hand, cards in front, charges, wounds, merits; ``obs.info``: this round's legion,
 the legions left, the threshold). Everything there is public in the real game (hands are the
 complement of the shots in front, PS-5). Action v - 1 plays shooting card v; action 6 charges.
@@ -73,7 +73,7 @@ brackets): steward vs random 3p 0.65 (0.17), 5p 0.36 (0.16), vs cautious 3p 0.58
 import numpy as np
 from numba import njit
 
-from sim.parthian.layout import CHARGE, I, N_ACTIONS, P, SHOTS
+from games.parthian.layout import CHARGE, I, N_ACTIONS, P, SHOTS
 from sim.rng import rand_below
 from sim.strategy import Strategy
 

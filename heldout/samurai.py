@@ -39,7 +39,7 @@ playing Daimyo, Tea Ceremony and Breathing at once did better than holding them.
 import numpy as np
 from numba import njit
 
-from sim.samurai.layout import (ACT, CARD, CH, MAX_SEATS, N_WEAPONS, ROLE, D, H, P, S,
+from games.samurai.layout import (ACT, CARD, CH, MAX_SEATS, N_WEAPONS, ROLE, D, H, P, S,
                                 seat_at)
 from sim.strategy import Strategy
 

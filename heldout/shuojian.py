@@ -22,7 +22,7 @@ described (a seat from the command line gets zeros). ``PLAYERS`` seats them with
 import numpy as np
 from numba import njit
 
-from sim.shuojian.layout import (ACT, ANSWER, CARD, CONDITION_WORDS, D, FIRST_NUMBER, FOLLOW,
+from games.shuojian.layout import (ACT, ANSWER, CARD, CONDITION_WORDS, D, FIRST_NUMBER, FOLLOW,
                                  MAX_TYPES, SEAT_STRIDE, TYPE_FIELDS, H, P, PL, S, TY)
 from sim.strategy import Strategy
 

@@ -37,7 +37,7 @@ from numba import njit
 from sim.bits import popcount
 from sim.rng import rand_unit
 from sim.strategy import Strategy
-from sim.sunzi.layout import (AUX_MARCH_TO, CARD, DECK_ADVANCED, DECK_BASIC, D, H, N_ACTIONS,
+from games.sunzi.layout import (AUX_MARCH_TO, CARD, DECK_ADVANCED, DECK_BASIC, D, H, N_ACTIONS,
                               N_ROUNDS, P, PASS, POWER, RG, S, SCORING_EVERY, WHITE, region_at,
                               seat_at)
 

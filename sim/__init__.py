@@ -19,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 _ROOT = Path(__file__).resolve().parent.parent
-_PACKAGES = ("sim", "strategies", "analysis", "cli")
+_PACKAGES = ("sim", "analysis", "cli", "games")
 
 
 def code_hash(root: Path = _ROOT) -> str:
@@ -50,7 +50,7 @@ _NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py"
                     "agents.py", "live.py", "conformance.py",
                     # policy and field files and their checks, and the request confinement:
                     # Python only, no jitted code reads them
-                    "trained.py", "field.py", "confine.py",
+                    "trained.py", "field.py", "confine.py", "request.py",
                     # a plugin game's study and golden-game script (sim/games.py: GameHome)
                     "study.py", "golden.py",
                     # results.py's own jitted summary is checked by Numba (its file stamp); no
@@ -59,14 +59,14 @@ _NOT_KERNEL_CODE = {"cli.py", "bench.py", "runner.py", "variant.py", "errors.py"
 
 
 def _builtin_sources(game: str) -> list[Path]:
-    """A built-in game's kernel sources: its package under sim/ and its strategies module."""
-    return [_ROOT / "sim" / game, _ROOT / "strategies" / f"{game}.py"]
+    """A built-in game's kernel sources: its package under games/."""
+    return [_ROOT / "games" / game]
 
 
 def _kernel_files(game: str | None, sources: list[Path] | None = None) -> list[tuple[str, Path]]:
     """(name in the hash, file) of the shared kernel modules (sim/*.py and the engine core
     sim/core/*.py that jitted code reads), plus one game's own: its ``sources`` (folders or
-    files; default the built-in game's), without their tests."""
+    files; default the built-in game's), without their tests and study (no kernel reads them)."""
     files = [(p.relative_to(_ROOT).as_posix(), p)
              for p in [*(_ROOT / "sim").glob("*.py"), *(_ROOT / "sim" / "core").glob("*.py")]
              if p.name not in _NOT_KERNEL_CODE]
@@ -76,7 +76,8 @@ def _kernel_files(game: str | None, sources: list[Path] | None = None) -> list[t
             # named from the project root for a built-in game (the names are part of the hash)
             top = _ROOT if source.is_relative_to(_ROOT) else source.parent
             files += [(p.relative_to(top).as_posix(), p) for p in found
-                      if p.name not in _NOT_KERNEL_CODE and "tests" not in p.relative_to(top).parts]
+                      if p.name not in _NOT_KERNEL_CODE
+                      and not {"tests", "study"} & set(p.relative_to(source).parts)]
     return sorted(files, key=lambda item: Path(item[0]).parts)
 
 
@@ -110,14 +111,14 @@ def _point_numba_cache() -> None:
 def use_game_cache(game: str, modules: tuple[str, ...] | None = None,
                    sources: list[Path] | None = None) -> None:
     """Move the disk cache of every jitted function of the game's modules (``modules``: names
-    or package prefixes; default ``sim.<game>`` and ``strategies.<game>``) into the game's own
+    or package prefixes; default ``games.<game>``) into the game's own
     folder. Called when a game registers, before anything is compiled."""
     import sys
 
     import numba
     from numba.core.registry import CPUDispatcher
 
-    modules = modules or (f"sim.{game}", f"strategies.{game}")
+    modules = modules or (f"games.{game}",)
     shared = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = str(cache_dir(game, sources))
     try:

@@ -406,12 +406,8 @@ CHECKS = {"observation": check_observation, "rotation": check_rotation,
 # --- golden games: a stored scripted game replayed exactly -----------------------------------
 
 def golden_folder(name: str) -> Path:
-    """Where a game's golden games are: tests/<game>/golden of this project for a built-in
-    game, <package>/tests/golden for a plugin game."""
-    place = home(name)
-    if place.builtin:
-        return Path(__file__).resolve().parent.parent / "tests" / name / "golden"
-    return place.sources[0] / "tests" / "golden"
+    """Where a game's golden games are: <package>/tests/golden, for every game."""
+    return home(name).sources[0] / "tests" / "golden"
 
 
 def golden_files(name: str) -> list[Path]:

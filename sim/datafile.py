@@ -1,7 +1,7 @@
 """One reader for every data file a designer passes as a rule option.
 
 ``-o legion_table=`` (Parthian Shot), ``-o card_table=`` / ``-o role_table=`` (Samurai Sword),
-``-o conditions=`` (Shuo Jian) and the tables shipped in ``sim/<game>/data/`` are all read here,
+``-o conditions=`` (Shuo Jian) and the tables shipped in ``games/<game>/data/`` are all read here,
 so a file saved by a spreadsheet reads the same everywhere:
 
 - text in UTF-8 with or without a byte-order mark (Excel's "CSV UTF-8"), or UTF-16 / UTF-32
@@ -128,7 +128,7 @@ def read_table(path, what: str, columns=(), *, comment: str | None = None,
 
 def read_packaged(package: str, name: str, what: str, columns=(), *, comment: str | None = None,
                   hint: str | None = None) -> Table:
-    """Read a table shipped with the toolkit (``sim/<game>/data/NAME``), named "the default WHAT"."""
+    """Read a table shipped with the toolkit (``games/<game>/data/NAME``), named "the default WHAT"."""
     data = resources.files(package).joinpath(f"data/{name}").read_bytes()
     return parse_table(data, f"the default {what}", columns, comment=comment, hint=hint)
 

@@ -19,7 +19,7 @@ knobs: analysis.training.tune_style) or a trained policy by its weights (sim/tra
 a field seats only at the player count it was built for (``n_players``).
 ``-s strong`` seats the shipped field for the variant's player count
 (<game>-<n>p.field.json, or <game>.field.json for any count, in the game's policies folder:
-strategies/policies/ for a built-in game, <package>/policies/ for a plugin, sim/games.py), or
+games/<game>/policies/ for a built-in game, <package>/policies/ for a plugin, sim/games.py), or
 the one built for the variant itself where one is shipped (<game>[-<n>p].<tag>.field.json: a
 field built in one mode of a game can lose in another; shipped_path); ``-s strong:FILE`` seats
 a file.

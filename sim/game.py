@@ -1,6 +1,6 @@
 """What every game provides to the shared engine.
 
-A game is a package ``sim/<game>/`` with the same parts in every game:
+A game is a package ``games/<game>/`` with the same parts in every game:
 
 - ``rules.py``  - the variant dataclass: validated options, ``kernel_args()`` for the kernel;
 - ``layout.py`` - integer constants grouped by what they index (``P.HAND``, ``EV.PLAY``): state
@@ -10,7 +10,9 @@ A game is a package ``sim/<game>/`` with the same parts in every game:
                   record; every decision goes through the engine's ``ask`` (sim/core);
 - ``log.py``    - a readable narrative of one game from its event log;
 - ``spec.py``   - the ``SPEC`` (a :class:`GameSpec`): the game's static facts;
-- ``strategies/<game>.py`` - its built-in strategies, and ``analysis/studies/<game>`` its study.
+- ``strategies.py`` - its built-in strategies and the observation they read;
+- ``study``     - its study (a module or a package): report, cards, recipes (analysis.studies.Study);
+- ``policies/``, ``RULES.md``, ``tests/`` - shipped policies and fields, the rules page, its tests.
 
 The engine (sim/core) owns the decision protocol, the chunk driver, the controller and the
 search: docs/new_game.md walks through adding a game, and ``balance new-game NAME`` writes the
@@ -85,6 +87,13 @@ def card_orders(cards, dealt: int):
     return deals
 
 
+# What a game's layout module declares under these names: GameSpec.from_layout reads them.
+LAYOUT_FACTS = {"end_reasons": "END_REASONS", "game_columns": "GAME_COLUMNS",
+                "seat_columns": "SEAT_COLUMNS", "n_strategy_params": "N_STRATEGY_PARAMS",
+                "decision_names": "DECISION_NAMES", "n_actions": "N_ACTIONS",
+                "event_visibility": "EVENT_VISIBILITY"}
+
+
 @dataclass(frozen=True)
 class GameSpec:
     name: str
@@ -123,6 +132,14 @@ class GameSpec:
     # (rule options that fix every chance event of the game, probability), or None where there
     # are more than ``limit`` of them (the OpenSpiel adapter's exact chance node).
     deals: Callable | None = field(repr=False, default=None)
+
+    @classmethod
+    def from_layout(cls, layout: ModuleType, **facts) -> "GameSpec":
+        """The spec of a game whose ``layout`` module declares its tables under the usual names
+        (LAYOUT_FACTS: END_REASONS, GAME_COLUMNS, ...); ``facts`` give the rest and override."""
+        found = {name: getattr(layout, constant) for name, constant in LAYOUT_FACTS.items()
+                 if hasattr(layout, constant)}
+        return cls(**{**found, **facts})
 
     @property
     def observation(self) -> tuple:

@@ -7,24 +7,18 @@ it in its pyproject.toml, ::
     dice_duel = "dice_duel.spec:SPEC"
 
 and the entry point names the game's ``SPEC`` (a :class:`sim.game.GameSpec`). The toolkit's
-seven games are declared the same way in its own pyproject.toml (``kuhn = "sim.kuhn.spec:SPEC"``),
+seven games are declared the same way in its own pyproject.toml (``kuhn = "games.kuhn.spec:SPEC"``),
 so an installed plugin game and a built-in one are listed, loaded and checked by the same code;
 ``balance new-game NAME --dir PATH`` writes such a plugin package. A new entry point is visible
 once its distribution is installed (``pip install -e PATH``; after editing the toolkit's own
 entry points, reinstall it the same way).
 
-Where a game's other parts live (:class:`GameHome`) follows from the package that holds its spec:
-
-=================  ==================================  =====================================
-part               built-in game (``sim.<game>``)      plugin game (package ``<pkg>``)
-=================  ==================================  =====================================
-strategies         ``strategies.<game>``               ``<pkg>.strategies``
-study              ``analysis.studies.<game>``         ``<pkg>.study``
-shipped policies   ``strategies/policies/``            ``<pkg>/policies/``
-rules brief        ``docs/<game>.md``                  ``<pkg>/RULES.md``
-numba cache        ``numba-<game>-<hash of sim/<game> and strategies/<game>.py>``;
-                   a plugin's: ``numba-<game>-<hash of its package, tests left out>``
-=================  ==================================  =====================================
+Every game, built-in or plugin, is one package of the same shape (what ``balance new-game``
+writes; :class:`GameHome` names the parts): ``rules``, ``layout``, ``kernel``, ``log``,
+``spec``, ``strategies``, ``study`` (a module or a package), ``policies/`` (shipped policies and
+fields), ``RULES.md`` (the rules with their ids) and ``tests/``. The toolkit's own games are the
+packages under ``games/``. A game's compiled kernels are cached in
+``numba-<game>-<hash of its package's code, its study and tests left out>``.
 
 Listing the games imports none of them; a game's package is imported when it is asked for, and
 before anything of it compiles its jitted functions are pointed at its own cache folder
@@ -48,7 +42,6 @@ from .game import GameSpec
 
 GROUP = "balance.games"
 TOOLKIT = "balance-toolkit"   # the distribution of the built-in games: it wins a shared name
-_ROOT = Path(__file__).resolve().parent.parent
 
 
 class PluginError(RulesError):
@@ -60,7 +53,7 @@ class GameHome(NamedTuple):
     name: str
     entry_point: str          # "module:attribute" of its SPEC
     distribution: str         # the installed distribution that declares it
-    package: str              # the package that holds the spec: "sim.kuhn" or a plugin's own
+    package: str              # the package that holds the spec: "games.kuhn" or a plugin's own
     strategies: str           # module: BUILTINS, builtin_decide, N_FEATURES, features
     study: str                # module: write_report, game_metrics, cards, TRAINING, ...
     policies: Path            # folder of shipped policies (<game>.json, <game>-<n>p.json)
@@ -69,7 +62,7 @@ class GameHome(NamedTuple):
 
     @property
     def builtin(self) -> bool:
-        return self.distribution == TOOLKIT and self.package == f"sim.{self.name}"
+        return self.distribution == TOOLKIT
 
     @property
     def modules(self) -> tuple[str, ...]:
@@ -92,11 +85,6 @@ def _home(entry: metadata.EntryPoint) -> GameHome:
     package = module.rpartition(".")[0] or module
     dist = entry.dist.name if entry.dist is not None else "?"
     name = entry.name
-    if package == f"sim.{name}" and dist == TOOLKIT:
-        return GameHome(name, entry.value, dist, package, f"strategies.{name}",
-                        f"analysis.studies.{name}", _ROOT / "strategies" / "policies",
-                        _ROOT / "docs" / f"{name}.md",
-                        (_ROOT / "sim" / name, _ROOT / "strategies" / f"{name}.py"))
     found = importlib.util.find_spec(package.split(".")[0]) if package else None
     if found is None or not found.submodule_search_locations:
         raise PluginError(f"{_describe(entry)}: its package {package!r} is not installed "

@@ -276,7 +276,7 @@ def _code_file(fn) -> str | None:
 
 # the toolkit's own packages: an agent beside the checkout imports them, but they are the
 # toolkit's code (its version), not the agent's
-_TOOLKIT = ("sim", "analysis", "cli", "strategies", "heldout", "tests")
+_TOOLKIT = ("sim", "analysis", "cli", "games", "heldout", "tests")
 
 
 def _code_files(fn) -> list[str]:

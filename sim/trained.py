@@ -1,7 +1,7 @@
 """Trained policies as seats: policy files, the shipped ones, and ``-s trained[:FILE]``.
 
 A trained policy (sim/core/policy.py) is a weight vector per decision type over the game's
-features (strategies/<game>.py: ``features``, ``N_FEATURES``). Its file is JSON::
+features (games/<game>/strategies.py: ``features``, ``N_FEATURES``). Its file is JSON::
 
     {"format": "balance-policy/1", "game": "parthian", "n_players": 4, "variant": {...},
      "features": 16, "feature_code": "<hash of the game's strategies module>",
@@ -13,7 +13,7 @@ A policy with hidden units (``balance train --hidden H``) adds ``"hidden": H`` a
 
 ``-s trained:FILE`` seats a file; a plain ``-s trained`` seats the shipped policy that fits the
 variant (<game>-<n>p.json, or <game>.json for a game with one count, in the game's policies
-folder: strategies/policies/ for a built-in game, <package>/policies/ for a plugin game),
+folder: games/<game>/policies/, or <package>/policies/ for a plugin game),
 ``balance train`` writes new ones. A file trained against other features (another
 ``feature_code``) is refused: the weights would mean something else; so is one trained for
 another player count (``n_players``) than the table's: it would play, but the game it learnt
@@ -36,7 +36,6 @@ from .game import GameSpec
 from .games import home, strategies_module
 
 FORMAT = "balance-policy/1"
-SHIPPED = Path(__file__).resolve().parent.parent / "strategies" / "policies"  # the built-ins'
 
 
 def n_features(spec: GameSpec) -> int:

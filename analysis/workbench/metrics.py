@@ -27,7 +27,7 @@ from sim.games import get_game
 from sim.results import Summary
 
 from ..stats import mean_interval, wilson
-from ..studies import study_module
+from ..studies import study_of
 
 Z95 = float(stats.norm.ppf(0.975))
 
@@ -114,7 +114,7 @@ def per_game(records: pd.DataFrame, game, n_seats: int) -> dict[str, np.ndarray]
     for end in spec.headline_ends:
         values[end] = (records["end_reason"] == end).to_numpy(float)
     values[f"{spec.length_name}_mean"] = records[spec.length_name].to_numpy(float)
-    declared = getattr(study_module(spec.name), "game_metrics", None)
+    declared = study_of(spec.name).metrics
     if declared is not None:
         values.update(declared(records, n_seats))
     return values
@@ -123,14 +123,14 @@ def per_game(records: pd.DataFrame, game, n_seats: int) -> dict[str, np.ndarray]
 def declares_metrics(game) -> bool:
     """True when the game's study declares per-game metrics (read from the per-game records, so
     a batch that needs them keeps its records)."""
-    return getattr(study_module(get_game(game).name), "game_metrics", None) is not None
+    return study_of(get_game(game).name).metrics is not None
 
 
 def measured(results, game, n_seats: int, confidence: float = 0.95) -> dict:
     """:func:`headline`, plus the study's declared metrics as means with t-intervals when the
     batch kept its records: the row every workbench command reads its metrics from."""
     row = headline(results.summary, confidence)
-    declared = getattr(study_module(get_game(game).name), "game_metrics", None)
+    declared = study_of(get_game(game).name).metrics
     if results.records is None or declared is None:
         return row
     t = float(stats.t.ppf(0.5 + confidence / 2, max(len(results.records) - 1, 1)))

@@ -39,7 +39,7 @@ from sim.games import get_game
 from sim.runner import as_rules, run_inputs, simulate
 from sim.strategy import resolve_seats
 
-from ..studies import study_module
+from ..studies import study_of
 from . import metrics as M
 
 FIRST_STEP = 1_000       # games in the first step; every n is a multiple of it
@@ -198,7 +198,7 @@ def simulate_precise(game, rules=None, strategies="random", precision: float = 1
         PIECE_SECONDS if should_stop is not None and run_dir is None else None)
     folded, declared = None, None
     if not keep_records:
-        declared = getattr(study_module(spec.name), "game_metrics", None)
+        declared = study_of(spec.name).metrics
         folded = Folded() if declared is not None else None
         options["stream"] = declared is None    # records only to fold the declared metrics
     n, parts, summary, provenance, steps = 0, [], None, None, []

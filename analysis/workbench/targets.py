@@ -54,7 +54,7 @@ from scipy import stats
 from sim.games import get_game
 
 from . import metrics as M
-from ..studies import study_module
+from ..studies import study_of
 from .specs import WorkbenchError
 
 OPS = ("<=", ">=", "==", "=")
@@ -247,11 +247,15 @@ def parse_goal(text: str, where: Mapping | None = None) -> Goal:
                          "or METRIC>=VALUE")
 
 
+def balance_groups(game) -> dict[str, str]:
+    """``--balance`` group -> metric pattern: the generic groups and the study's own."""
+    return {**GENERIC_BALANCE, **dict(study_of(get_game(game).name).balance)}
+
+
 def balance_goal(game, group: str) -> Goal:
     """``--balance GROUP``: the gap between the group's metrics at 0."""
     spec = get_game(game)
-    study = study_module(spec.name)
-    groups = {**GENERIC_BALANCE, **dict(getattr(study, "BALANCE", {}))}
+    groups = balance_groups(spec)
     if group not in groups:
         raise WorkbenchError(f"{spec.title} has no balance group {group!r}; its groups: "
                              f"{', '.join(f'{k} ({v})' for k, v in groups.items())}")

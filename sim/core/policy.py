@@ -3,7 +3,7 @@ hidden units.
 
 A seat of kind TRAINED scores every legal action ``a`` of a decision of type ``d`` as
 ``w_d . phi(obs, a)``, where ``phi`` is the game's ``features(decision, seat, obs, legal, rng,
-phi)`` (strategies/<game>.py, N_FEATURES per action) and ``w_d`` the weights of that decision
+phi)`` (games/<game>/strategies.py, N_FEATURES per action) and ``w_d`` the weights of that decision
 type, and plays the best action (temperature 0) or samples softmax(score / temperature).
 
 Why this form serves every game: it works whatever the number of actions (Shuo Jian's replies

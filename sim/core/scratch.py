@@ -6,7 +6,7 @@ A planner that tabulates values once per round and then searches over them still
 table. ``floats(n)`` reserves ``n`` float64 in the calling function's own stack frame (LLVM
 ``alloca`` in its entry block: freed on return, no heap, no per-call cost beyond the frame), and
 ``get`` / ``put`` read and write it by flat index. No bounds are checked: the caller sizes the
-table from constants (strategies/sunzi.py: MAX_REGIONS rows).
+table from constants (games/sunzi/strategies.py: MAX_REGIONS rows).
 """
 from numba import types
 from numba.core import cgutils

@@ -3,7 +3,7 @@
 Every game's state is a NamedTuple whose first field is ``core``, a :class:`Core`: the seats'
 strategies for the current game, the random streams, the legal mask of the decision being
 asked, the event log, the error report and the decision controller. The game's own fields
-follow (sim/<game>/kernel.py documents them). The engine reads and writes only ``g.core``.
+follow (games/<game>/kernel.py documents them). The engine reads and writes only ``g.core``.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from numba import njit, types
 from numba.extending import overload
 
 # Strategy kinds the engine answers itself, for every game; a game's own built-ins are
-# numbered 1 .. FIRST_ENGINE_KIND - 1 (strategies/<game>.py).
+# numbered 1 .. FIRST_ENGINE_KIND - 1 (games/<game>/strategies.py).
 RANDOM = 0             # a uniformly random legal action
 SCRIPT = 90            # (decision, action) pairs in order (sim.strategy.script)
 TRAINED = 91           # a linear policy over the game's features (sim/core/policy.py)
@@ -92,7 +92,7 @@ def users_at(c):
 def new_core(batch, n_seats, n_chance, n_decisions, n_actions, log, ctl, n_features=1):
     """The engine's state for one chunk (allocated once; every game reuses it): room for the
     game's ``n_chance`` chance streams and one per (seat, decision type), and for a trained
-    policy's ``n_features`` features of each action (strategies/<game>.py: N_FEATURES)."""
+    policy's ``n_features`` features of each action (games/<game>/strategies.py: N_FEATURES)."""
     ints = np.zeros(SEATS + n_seats * SEAT_FIELDS + batch.users.shape[0], np.int64)
     ints[ERROR:ERROR + 4] = -1
     for slot in range(n_seats):

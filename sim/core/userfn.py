@@ -4,7 +4,7 @@ A user strategy is a ``numba.njit`` function with the one strategy signature of 
 
     strategy(decision, seat, obs, legal, params, rng) -> action
 
-(``obs`` is the game's observation, a NamedTuple of arrays; sim/<game>/kernel.py documents it).
+(``obs`` is the game's observation, a NamedTuple of arrays; games/<game>/kernel.py documents it).
 The kernel does not compile it in: that would make a private copy of the whole game kernel, which
 Numba cannot cache (it closes over the user's function) and which took minutes to compile for
 the larger games. Instead the engine compiles a small C-callable wrapper of the strategy

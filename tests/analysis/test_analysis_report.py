@@ -6,7 +6,7 @@ import pandas as pd
 
 import pytest
 
-from analysis.studies.parthian import MIXES, OFFSETS, write_report
+from games.parthian.study import MIXES, OFFSETS, write_report
 from analysis.report import main, write_reports
 from sim.errors import BalanceError
 
@@ -47,7 +47,7 @@ def test_write_reports_puts_each_game_in_its_folder(tmp_path):
 
 
 def test_shared_analysis_modules_name_no_game():
-    """Game-specific code lives in analysis/studies/<game>; the shared modules serve every game."""
+    """Game-specific code lives in games/<game>/study; the shared modules serve every game."""
     from pathlib import Path
 
     import analysis

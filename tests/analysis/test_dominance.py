@@ -43,7 +43,7 @@ def test_a_sign_change_that_rests_on_an_optional_cost_is_not_reported():
 
 
 def test_sunzis_leaders_are_declared_optional_and_nothing_else_is():
-    from analysis.studies.sunzi.cards import cards
+    from games.sunzi.study.cards import cards
     from sim.games import get_game
 
     rules = get_game("sunzi").rules_class.from_options({"warlord": "true", "leader_white": "c"})

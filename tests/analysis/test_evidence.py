@@ -71,7 +71,7 @@ def test_a_search_rung_of_four_games_gives_no_interval_and_no_verdict():
     table = rungs([500, 500, 6, 4], [-0.02, 0.01, -0.4, -0.25], [0.02, 0.03, 0.3, -0.25])
     assert rung_notes(table, "first_seat_advantage") == [None, None, TOO_FEW, TOO_FEW]
     verdict = strongest_verdict(table, tight=0.02)
-    assert verdict.startswith("at `heuristic` play")    # not the 4-game rung
+    assert verdict.startswith("at heuristic play")    # not the 4-game rung
     # heuristic above 0, random level: a change; the rungs of 6 and 4 games have no say
     (line,) = skill_changes(table, ["first_seat_advantage"])
     assert "search" not in line

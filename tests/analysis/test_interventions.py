@@ -87,9 +87,12 @@ def test_sign_changes_flag_an_effect_that_reverses_between_levels():
 
 
 def test_bad_requests_say_what_exists(monkeypatch):
-    import analysis.studies.kuhn as kuhn_study
+    import dataclasses
 
-    monkeypatch.delattr(kuhn_study, "cards")   # a game whose study declares no cards
+    import games.kuhn.study as kuhn_study
+
+    # a game whose study declares no cards
+    monkeypatch.setattr(kuhn_study, "STUDY", dataclasses.replace(kuhn_study.STUDY, cards=None))
     with pytest.raises(I.CardsError, match="declares no cards"):
         I.interventions("kuhn", None, n_games=100)
     with pytest.raises(I.CardsError, match="games per version"):

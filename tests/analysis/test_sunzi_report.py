@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 from analysis import report
 from analysis.report import write_reports
-from analysis.studies.sunzi.report import SUNZI_GRID_MODES, SUNZI_PAIRINGS
+from games.sunzi.study.report import SUNZI_GRID_MODES, SUNZI_PAIRINGS
 
 N = 300
 

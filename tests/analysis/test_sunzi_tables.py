@@ -1,4 +1,4 @@
-"""Sunzi tables (analysis.studies.sunzi.tables) against the per-game records of small real batches.
+"""Sunzi tables (games.sunzi.study.tables) against the per-game records of small real batches.
 
 The first test to run compiles the Sunzi kernel if the disk cache is cold (about 100 s).
 """
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis.studies.sunzi import tables as SZ
+from games.sunzi.study import tables as SZ
 from sim.runner import simulate
 
 N = 3000

@@ -41,23 +41,14 @@ SCAFFOLD = "bounds_demo"
 
 def golden_seats(name: str):
     """The function that seats a game's golden games: a built-in game's from its golden test
-    module (tests/<game>/test_*golden.py), a plugin's from ``<package>.tests.golden``."""
+    module (games/<game>/tests/test_*golden.py), a plugin's from ``<package>.tests.golden``."""
     from sim.games import home
 
     place = home(name)
     if not place.builtin:
         return importlib.import_module(f"{place.package}.tests.golden").seats
-    folder = ROOT / "tests" / name
-    path = next(folder.glob("test_*golden.py"))
-    sys.modules.pop("conftest", None)   # each game's test folder has a conftest of its own
-    sys.path.insert(0, str(folder))
-    try:
-        spec = importlib.util.spec_from_file_location(f"bounds_golden_{name}", path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(folder))
-    return module.seats
+    path = next((place.sources[0] / "tests").glob("test_*golden.py"))
+    return importlib.import_module(f"{place.package}.tests.{path.stem}").seats
 
 
 def check_game(name: str, full: bool = False) -> None:

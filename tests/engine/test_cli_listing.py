@@ -32,7 +32,7 @@ def test_strategies_lists_trained_with_the_shipped_policy_of_each_player_count(c
     trained_line = next(i for i, line in enumerate(lines) if line.startswith("trained "))
     shipped = lines[trained_line + 1]
     for n in (3, 4, 5, 6):   # PS-1: 3 to 6 players, one shipped policy each
-        assert f"{n} players: strategies/policies/parthian-{n}p.json" in shipped
+        assert f"{n} players: games/parthian/policies/parthian-{n}p.json" in shipped
     assert set(trained.shipped_policies(get_game("parthian"))) == {3, 4, 5, 6}
 
 
@@ -40,7 +40,7 @@ def test_strategies_says_when_a_game_has_no_trained_policy(capsys):
     _, out, _ = run(["strategies", "goofspiel"], capsys)
     assert "trained      not available: Goofspiel declares no features" in out
     _, out, _ = run(["strategies", "kuhn"], capsys)
-    assert "shipped: strategies/policies/kuhn.json" in out
+    assert "shipped: games/kuhn/policies/kuhn.json" in out
 
 
 def test_rotated_seats_print_each_strategys_own_share_with_its_interval(capsys):

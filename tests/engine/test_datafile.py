@@ -14,11 +14,11 @@ import pytest
 from cli.main import main
 from sim.datafile import is_table_path, parse_table, read_packaged, read_table
 from sim.errors import RulesError
-from sim.parthian.rules import ParthianRules, legion_table, legion_table_csv
+from games.parthian.rules import ParthianRules, legion_table, legion_table_csv
 from sim.runner import simulate
-from sim.samurai.rules import SamuraiRules
-from sim.shuojian import conditions as C
-from sim.shuojian.rules import ShuoJianRules
+from games.samurai.rules import SamuraiRules
+from games.shuojian import conditions as C
+from games.shuojian.rules import ShuoJianRules
 
 LEGION_COLUMNS = ["strength", "p3", "p4", "p5", "p6"]
 GOOD_FORMS = ("utf8", "utf8_bom", "utf16_tab", "semicolon", "semicolon_bom", "tab", "xlsx",
@@ -110,18 +110,18 @@ def test_semicolon_file_with_decimal_commas_in_its_values(tmp_path):
 
 def test_a_comma_file_whose_values_hold_semicolons_stays_comma_separated():
     """The shipped character table's abilities hold ';': the header decides."""
-    table = read_packaged("sim.samurai", "characters.csv", "character table", ["character"])
+    table = read_packaged("games.samurai", "characters.csv", "character table", ["character"])
     assert table.separator == "," and "in_random_pool" in table.columns
     assert any(";" in row["ability"] for row in table.rows)
 
 
 def test_packaged_tables_read_as_csv_dictreader_did():
-    for package, name, comment in [("sim.parthian", "legions_default.csv", None),
-                                   ("sim.parthian", "legions_tuned_cautious.csv", None),
-                                   ("sim.samurai", "cards.csv", None),
-                                   ("sim.samurai", "characters.csv", None),
-                                   ("sim.samurai", "roles.csv", None),
-                                   ("sim.shuojian", "conditions_default.csv", "#")]:
+    for package, name, comment in [("games.parthian", "legions_default.csv", None),
+                                   ("games.parthian", "legions_tuned_cautious.csv", None),
+                                   ("games.samurai", "cards.csv", None),
+                                   ("games.samurai", "characters.csv", None),
+                                   ("games.samurai", "roles.csv", None),
+                                   ("games.shuojian", "conditions_default.csv", "#")]:
         text = resources.files(package).joinpath(f"data/{name}").read_text()
         lines = [line for line in text.splitlines()
                  if line.strip() and not (comment and line.lstrip().startswith(comment))]
@@ -272,22 +272,22 @@ def _packaged(package, name):
 
 @pytest.mark.parametrize("form", GOOD_FORMS)
 def test_card_and_role_tables_in_every_form(tmp_path, form):
-    cards = write_form(tmp_path, _packaged("sim.samurai", "cards.csv"), form, "cards")
-    roles = write_form(tmp_path, _packaged("sim.samurai", "roles.csv"), form, "roles")
+    cards = write_form(tmp_path, _packaged("games.samurai", "cards.csv"), form, "cards")
+    roles = write_form(tmp_path, _packaged("games.samurai", "roles.csv"), form, "roles")
     for n in (3, 7):
         assert same_args(SamuraiRules(n_players=n, card_table=cards, role_table=roles).kernel_args(),
                          SamuraiRules(n_players=n).kernel_args())
 
 
 def test_card_table_bom_file_plays_the_shipped_deck(tmp_path):
-    path = write_form(tmp_path, _packaged("sim.samurai", "cards.csv"), "utf8_bom", "cards")
+    path = write_form(tmp_path, _packaged("games.samurai", "cards.csv"), "utf8_bom", "cards")
     played = simulate("samurai", {"n_players": 4, "card_table": path}, "random", 30, seed=5)
     default = simulate("samurai", {"n_players": 4}, "random", 30, seed=5)
     assert played.records.equals(default.records)
 
 
 def test_card_table_errors_name_what_was_found(tmp_path):
-    text = _packaged("sim.samurai", "cards.csv").replace(",difficulty,", ",diff,")
+    text = _packaged("games.samurai", "cards.csv").replace(",difficulty,", ",diff,")
     path = write_form(tmp_path, text, "utf16_tab", "cards")
     with pytest.raises(RulesError) as error:
         SamuraiRules(card_table=path)

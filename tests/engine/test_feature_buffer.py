@@ -11,12 +11,12 @@ from numba import njit
 from sim import core
 from sim.errors import StrategyError
 from sim.games import get_game
-from sim.kuhn import kernel as K
-from sim.kuhn.layout import N_ACTIONS, N_CHANCE, N_DECISIONS
+from games.kuhn import kernel as K
+from games.kuhn.layout import N_ACTIONS, N_CHANCE, N_DECISIONS
 from sim.rng import master_key
 from sim.runner import play_kernel
 from sim.strategy import resolve_seats
-from strategies.kuhn import N_FEATURES, builtin_decide, features
+from games.kuhn.strategies import N_FEATURES, builtin_decide, features
 
 
 class NarrowState(K.State):

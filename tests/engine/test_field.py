@@ -5,6 +5,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+
 from scipy.stats import binomtest
 
 from analysis.field import (build_field, mixture_player, nash_zero_sum, over_all_games,
@@ -16,6 +17,10 @@ from sim.games import get_game
 from sim.rng import master_key
 from sim.runner import as_rules, simulate
 from sim.strategy import lookup
+
+from sim.games import home
+
+SHIPPED = home("parthian").policies   # the built-in game's policies folder
 
 PARTHIAN = get_game("parthian")
 KUHN = get_game("kuhn")
@@ -86,7 +91,7 @@ def test_a_one_member_field_is_that_member():
 
 
 def test_field_files_round_trip_and_refuse_what_is_no_field(tmp_path):
-    policy = json.loads((F.trained.SHIPPED / "parthian-4p.json").read_text())
+    policy = json.loads((SHIPPED / "parthian-4p.json").read_text())
     members = [{"name": "cautious", "probability": 0.25, "strategy": "cautious"},
                {"name": "trained", "probability": 0.75, "weights": policy["weights"]}]
     path = F.save(tmp_path / "p.field.json", PARTHIAN, members, 4, {"n_players": 4}, {})
@@ -198,7 +203,7 @@ def test_pack_and_unpack_are_inverse_and_the_exploit_can_start_from_a_fields_pol
 
     members = [(0.25, 3, (1.0, 2.0)), (0.75, 91, (0.0, 14.0, *range(14)))]
     assert [(round(p, 12), k, v) for p, k, v in mixture.unpack(mixture.pack(members))] == members
-    policy = json.loads((F.trained.SHIPPED / "parthian-4p.json").read_text())
+    policy = json.loads((SHIPPED / "parthian-4p.json").read_text())
     path = F.save(tmp_path / "p.field.json", PARTHIAN,
                   [{"name": "cautious", "probability": 0.6, "strategy": "cautious"},
                    {"name": "trained", "probability": 0.4, "weights": policy["weights"]}],
@@ -646,3 +651,24 @@ def test_a_recipe_builds_a_field_of_its_own_for_each_variant_it_names(monkeypatc
     assert antes["exploitability"]["caveat"] == "antes"
     assert antes["provenance"]["seed"] == 5
     assert (tmp_path / "kuhn.antes.field-history.csv").is_file()
+
+
+def test_the_search_against_the_field_is_measured_and_recorded_beside_it(tmp_path):
+    """Issue 61, item 6: the search with the field as its rollouts, against the field, seats
+    rotated; the record sits beside the field file and the report's field line states it."""
+    import shutil
+
+    from analysis.field import search_against_field, search_line, search_path
+    from analysis.skill import field_exploit_line
+
+    field = tmp_path / "kuhn.field.json"
+    shutil.copy(home("kuhn").policies / "kuhn.field.json", field)
+    record = search_against_field("kuhn", None, n_games=60, budget=8, seed=5, path=field)
+    assert search_path(field).is_file() and 0 <= record["low"] <= record["share"] <= record["high"] <= 1
+    assert record["games"] == 60 and record["search"] == "ismcts:rollout=strong,budget=8"
+    assert "ismcts(budget=8" in search_line(field) and f"{record['share']:.1%}" in search_line(field)
+    assert search_line(tmp_path / "none.field.json") == ""
+    shipped = home("kuhn").policies / "kuhn.search.json"
+    assert ("search with the field" in field_exploit_line("kuhn")) == shipped.is_file()
+    with pytest.raises(Exception, match="2-player"):
+        search_against_field("parthian", {"n_players": 3}, n_games=10)

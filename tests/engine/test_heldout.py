@@ -198,7 +198,9 @@ def test_every_shipped_field_of_a_game_with_heldout_players_states_their_tuned_c
 def test_no_installed_code_imports_the_heldout_players():
     """The rule of heldout/__init__.py: training code, fields, exploit searches and tuners never
     play them, so no installed package imports them."""
-    for package in ("sim", "strategies", "analysis", "cli"):
+    for package in ("sim", "analysis", "cli", "games"):
         for path in (ROOT / package).rglob("*.py"):
+            if "tests" in path.relative_to(ROOT).parts:   # a game's tests measure with them
+                continue
             text = path.read_text(encoding="utf-8")
             assert "import heldout" not in text and "from heldout" not in text, path

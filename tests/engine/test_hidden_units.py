@@ -15,7 +15,7 @@ from sim.errors import RunError, StrategyError
 from sim.games import get_game
 from sim.runner import simulate
 from sim.strategy import lookup, trained_from_file, trained_player
-from strategies import parthian as S
+import games.parthian.strategies as S
 
 PARTHIAN = get_game("parthian")
 SUNZI = get_game("sunzi")
@@ -89,8 +89,8 @@ def test_sparse_features_score_and_play_as_their_dense_matrix_to_the_last_bit(te
 def test_leducs_sparse_features_are_one_indicator_of_144_an_action():
     """Leduc's hook (SPARSE_FEATURES = 1) as the dense matrix: call and raise each have one 1,
     in their own half, and fold none."""
-    from analysis.studies.leduc.calibration import feature_tensor
-    from strategies import leduc
+    from games.leduc.study.calibration import feature_tensor
+    from games.leduc import strategies as leduc
 
     phi = feature_tensor()
     assert phi.shape[1:] == (3, leduc.N_FEATURES)
@@ -104,7 +104,7 @@ def test_a_sparse_count_that_does_not_fit_the_features_buffer_is_refused_by_name
     """Pairs that do not fit N_FEATURES + 1 columns would be written past the buffer in compiled
     code, so register refuses them, and a count that is not a count, before compiling anything."""
     from sim.core.hooks import register
-    from strategies import leduc
+    from games.leduc import strategies as leduc
 
     class Toy(NamedTuple):
         core: int
@@ -201,7 +201,7 @@ def test_training_with_hidden_units_is_deterministic_and_moves_only_the_slots_it
 
 def test_hidden_units_train_only_where_the_game_says_the_play_is_decided():
     """Sunzi names ``place`` in HIDDEN_DECISIONS: the other types' units keep their start."""
-    import strategies.sunzi as Z
+    import games.sunzi.strategies as Z
     result = train("sunzi", None, opponents=["counter"], generations=1, games=20, seed=2,
                    check_every=5, hidden=1, population=4)
     f = Z.N_FEATURES

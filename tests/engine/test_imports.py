@@ -1,4 +1,4 @@
-"""Any module can be imported first (a notebook may start with `from strategies.parthian import ...`)."""
+"""Any module can be imported first (a notebook may start with `from games.parthian.strategies import ...`)."""
 import subprocess
 import sys
 from pathlib import Path
@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = sorted({f"strategies.{p.stem}" for p in (ROOT / "strategies").glob("*.py") if p.stem != "__init__"}
+MODULES = sorted({f"games.{p.parent.name}.{p.stem}" for p in (ROOT / "games").glob("*/*.py")
+                  if p.stem != "__init__"}
                  | {f"sim.{p.parent.name}.{p.stem}" for p in (ROOT / "sim").glob("*/*.py")})
 
 

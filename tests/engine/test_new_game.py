@@ -93,3 +93,62 @@ def test_a_new_golden_game_without_expected_is_recorded(tmp_path, monkeypatch, c
     assert game["expected"] == {"record": {"card_0": 3, "win_0": 1.0}, "events": [[1, 0, 0]]}
     assert game["why"] == "seat 0 wins"
     conformance.assert_replays_exactly(path, lambda game: [])
+
+
+def _parts(folder) -> set[str]:
+    """A game package's parts: a module and a package of that name are the same part (a
+    built-in game's study is a package of several modules, a scaffolded one's a module)."""
+    return {path.stem if path.suffix == ".py" else path.name for path in folder.iterdir()
+            if path.name != "__pycache__"}
+
+
+def test_every_builtin_game_has_the_parts_of_a_scaffolded_one(tmp_path):
+    """Issue 60: one shape for every game. The built-in games are the packages under games/,
+    each with every part that `balance new-game` writes, and found the same way (entry points)."""
+    from sim.games import game_names, home
+
+    create("dice_duel", folder=tmp_path / "mine", golden=False)
+    scaffold = _parts(tmp_path / "mine" / "dice_duel")
+    assert {"spec", "kernel", "strategies", "study", "RULES.md", "policies", "tests"} <= scaffold
+    builtins = [name for name in game_names() if home(name).builtin]
+    assert len(builtins) == 7
+    for name in builtins:
+        folder = home(name).rules_brief.parent
+        assert folder.parent.name == "games" and home(name).package == f"games.{name}"
+        missing = scaffold - _parts(folder)
+        assert not missing, f"games/{name} lacks {sorted(missing)}"
+        tests = [path.name for path in (folder / "tests").glob("test_*.py")]
+        assert any("golden" in test for test in tests) and any("rules" in test for test in tests)
+        assert list((folder / "tests" / "golden").glob("*.json")), name
+
+
+def test_shared_packages_name_no_game():
+    """Issue 60: sim/, analysis/ and cli/ serve every game, plugins included: none of their code
+    picks a game by name (a name or a string that is a built-in game's name, or imports one of
+    games/). Help texts and docstrings may still use a game in an example."""
+    import ast
+    from pathlib import Path
+
+    from sim.games import game_names, home
+
+    root = Path(__file__).resolve().parents[2]
+    words = {name for name in game_names() if home(name).builtin}
+    found = []
+    for package in ("sim", "analysis", "cli"):
+        for path in sorted((root / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                    named = node.value if node.value in words else None
+                elif isinstance(node, ast.Name):
+                    named = node.id if node.id in words else None
+                elif isinstance(node, ast.FunctionDef):
+                    named = node.name if node.name in words else None
+                elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                    modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) \
+                        else [node.module or ""] * (node.level == 0)
+                    named = next((m for m in modules if m and m.split(".")[0] == "games"), None)
+                else:
+                    continue
+                if named:
+                    found.append(f"{path.relative_to(root)}:{node.lineno} {named}")
+    assert not found, "\n".join(found)

@@ -23,8 +23,8 @@ def test_the_check_catches_a_kernel_that_shows_a_private_choice():
     into the public round number (the shape of Sunzi's warlord leak: a public field set by a
     private choice). The leaky game is a subclass of the state, registered with its own hooks."""
     from sim import core
-    from sim.parthian import kernel as K
-    from sim.parthian.layout import I
+    from games.parthian import kernel as K
+    from games.parthian.layout import I
 
     class LeakyState(K.State):
         pass

@@ -210,7 +210,7 @@ def test_a_bad_plugin_is_named_and_the_other_games_work(tmp_path):
     listed = balance(run, "games", "--check").stdout
     problems = listed.split("cannot be used:")[1]
     assert "plugin game 'kuhn' (broken_game.spec:SPEC, from the package balance-game-broken) " \
-           "is refused: the name 'kuhn' is taken by sim.kuhn.spec:SPEC" in problems
+           "is refused: the name 'kuhn' is taken by games.kuhn.spec:SPEC" in problems
     assert "plugin game 'broken' (broken_game.spec:SPEC, from the package balance-game-broken) " \
            "failed to load" in problems and "No module named 'a_module_nobody_has'" in problems
     assert "kuhn" in listed.split("cannot be used:")[0]
@@ -224,16 +224,16 @@ def test_a_bad_plugin_is_named_and_the_other_games_work(tmp_path):
 
 
 def test_every_builtin_game_is_declared_as_an_entry_point():
-    """A game folder of sim/ without its line in pyproject.toml would be invisible: the
+    """A game folder of games/ without its line in pyproject.toml would be invisible: the
     registry reads only the entry points (sim/games.py)."""
     from importlib import metadata
 
     root = Path(__file__).resolve().parents[2]
     declared = {e.name: e.value for e in metadata.entry_points(group="balance.games")
                 if e.dist is not None and e.dist.name == "balance-toolkit"}
-    folders = {path.parent.name for path in (root / "sim").glob("*/spec.py")}
-    assert declared == {name: f"sim.{name}.spec:SPEC" for name in folders}, \
-        "pyproject.toml's [project.entry-points.\"balance.games\"] and sim/*/spec.py differ " \
+    folders = {path.parent.name for path in (root / "games").glob("*/spec.py")}
+    assert declared == {name: f"games.{name}.spec:SPEC" for name in folders}, \
+        "pyproject.toml's [project.entry-points.\"balance.games\"] and games/*/spec.py differ " \
         "(after editing them, reinstall: pip install -e .)"
 
 
@@ -243,10 +243,10 @@ def test_a_builtin_games_parts_are_where_they_were_and_a_taken_name_is_refused()
     from sim.games import PluginError, get_game, home, register
 
     place = home("kuhn")
-    assert (place.strategies, place.study) == ("strategies.kuhn", "analysis.studies.kuhn")
+    assert (place.strategies, place.study) == ("games.kuhn.strategies", "games.kuhn.study")
     assert (place.policies / "kuhn.json").is_file()
     impostor = dataclasses.replace(get_game("kuhn"), title="Not Kuhn")
-    with pytest.raises(PluginError, match="the name is taken by sim.kuhn.spec:SPEC"):
+    with pytest.raises(PluginError, match="the name is taken by games.kuhn.spec:SPEC"):
         register(impostor)
     assert get_game("kuhn").title == "Kuhn poker"
 
@@ -290,6 +290,6 @@ def test_games_check_lists_every_plugin_it_cannot_use_with_why(tmp_path, monkeyp
     for name, why in (("quitter", "failed to load: "),
                       ("number", "must name a GameSpec called 'number'; it names int"),
                       ("impostor", "must name a GameSpec called 'impostor'; it names a GameSpec "
-                                   "named 'kuhn' (the name 'kuhn' is taken by sim.kuhn.spec:SPEC")):
+                                   "named 'kuhn' (the name 'kuhn' is taken by games.kuhn.spec:SPEC")):
         assert any(line.startswith(start.format(name, name) + why) for line in lines), (name, lines)
     assert any("SystemExit: 3" in line for line in lines)

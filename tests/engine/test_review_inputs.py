@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+
 import analysis.field
 import analysis.training
 from analysis.training import train
@@ -20,6 +21,10 @@ from sim.errors import RulesError, RunError, StrategyError
 from sim.games import game_names, get_game
 from sim.runner import as_rules, simulate
 from sim.strategy import Strategy, lookup, load_strategy
+
+from sim.games import home
+
+SHIPPED = home("parthian").policies   # the built-in game's policies folder
 
 PARTHIAN = get_game("parthian")
 KUHN = get_game("kuhn")
@@ -42,20 +47,20 @@ def cli(args, capsys) -> tuple[int, str]:
 def test_a_policy_or_field_of_another_player_count_is_refused_naming_both_counts(capsys):
     with pytest.raises(StrategyError, match="parthian-4p.json' was made for 4 players, not the 6 "
                        "this table seats"):
-        lookup(PARTHIAN, f"trained:{T.SHIPPED / 'parthian-4p.json'}", 6)
+        lookup(PARTHIAN, f"trained:{SHIPPED / 'parthian-4p.json'}", 6)
     with pytest.raises(StrategyError, match="parthian-3p.field.json' was made for 3 players, not "
                        "the 4 this table seats.*balance field parthian --players 4"):
-        lookup(PARTHIAN, f"strong:{T.SHIPPED / 'parthian-3p.field.json'}", 4)
+        lookup(PARTHIAN, f"strong:{SHIPPED / 'parthian-3p.field.json'}", 4)
     # a search that rolls out with the field is refused the same way
     with pytest.raises(StrategyError, match="made for 3 players, not the 4"):
-        lookup(PARTHIAN, f"ismcts:rollout=strong:{T.SHIPPED / 'parthian-3p.field.json'}", 4)
+        lookup(PARTHIAN, f"ismcts:rollout=strong:{SHIPPED / 'parthian-3p.field.json'}", 4)
     status, err = cli(["simulate", "parthian", "--players", "6", "-s",
-                       f"trained:{T.SHIPPED / 'parthian-4p.json'}", "--games", "10"], capsys)
+                       f"trained:{SHIPPED / 'parthian-4p.json'}", "--games", "10"], capsys)
     assert status == 2 and "made for 4 players, not the 6" in err and "Traceback" not in err
 
 
 def test_a_file_without_the_key_is_checked_by_the_count_its_variant_or_provenance_names(tmp_path):
-    body = json.loads((T.SHIPPED / "parthian-4p.json").read_text())
+    body = json.loads((SHIPPED / "parthian-4p.json").read_text())
     del body["n_players"]
     with pytest.raises(StrategyError, match="made for 4 players, not the 5"):  # variant's
         lookup(PARTHIAN, f"trained:{write(tmp_path / 'a.json', body)}", 5)

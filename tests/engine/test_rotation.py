@@ -9,7 +9,7 @@ from sim.conformance import check_rotation
 from sim.games import game_names
 from sim.runner import play_one, simulate
 from sim.strategy import Strategy
-from strategies.leduc import RAISER as LEDUC_RAISER
+from games.leduc.strategies import RAISER as LEDUC_RAISER
 
 MIX = ["cautious", "glory", "random", "lowball"]
 

@@ -18,7 +18,9 @@ from sim.strategy import load_strategy
 from sim.checkpoint import MANIFEST, RunDir, file_digests
 from sim.errors import RunError
 from sim.runner import simulate
-from sim.trained import SHIPPED
+from sim.games import home
+
+SHIPPED = home("parthian").policies
 
 ROOT = Path(__file__).resolve().parents[2]
 AGENT = """import numpy as np
@@ -97,7 +99,7 @@ def test_an_edited_data_file_option_is_refused_by_name(tmp_path):
     cards, so the 4-player variant (and its legion_strengths) reads the same: only the file's
     digest tells the two runs apart."""
     table = tmp_path / "legions.csv"
-    shutil.copy(ROOT / "sim" / "parthian" / "data" / "legions_default.csv", table)
+    shutil.copy(ROOT / "games" / "parthian" / "data" / "legions_default.csv", table)
     rules = {"n_players": 4, "legion_table": str(table)}
     simulate("parthian", rules, "random", 1000, seed=3, run_dir=tmp_path / "run")
     text = table.read_text()

@@ -5,7 +5,7 @@ import pytest
 from numba import njit
 
 from sim.errors import RunError, StrategyError
-from sim.parthian.layout import CHARGE
+from games.parthian.layout import CHARGE
 from sim.results import Summary, read_parquet
 from sim.runner import play_one, simulate
 from sim.strategy import Strategy
@@ -177,7 +177,7 @@ def test_a_user_strategy_with_the_old_signature_gets_a_clear_error():
 def test_long_parameter_lists_make_short_labels():
     from sim.games import get_game
     from sim.strategy import resolve_seats
-    from strategies.parthian import script
+    from games.parthian.strategies import script
 
     seats = resolve_seats(get_game("parthian"), [script([5] * 20), "cautious", "glory"], 3)
     assert seats.labels == ("script(20 decisions)", "cautious", "glory")

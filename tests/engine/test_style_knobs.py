@@ -11,7 +11,7 @@ from sim import field as F
 from sim.errors import RunError, StrategyError
 from sim.games import get_game
 from sim.runner import simulate
-from strategies import sunzi as S
+import games.sunzi.strategies as S
 
 SUNZI = get_game("sunzi")
 

@@ -97,7 +97,7 @@ def test_an_unwritable_policies_folder_is_refused_naming_out(trained_counts, tmp
 
 
 def test_the_default_paths_are_the_shipped_policies():
-    """Unpatched: the built-in games' default is strategies/policies/, the shipped files."""
+    """Unpatched: the built-in games' default is games/<game>/policies/, the shipped files."""
     for game, n in (("kuhn", 2), ("parthian", 4), ("samurai", 5)):
         spec = get_game(game)
         assert training.policy_path(spec, n) == trained.shipped_path(spec, n)

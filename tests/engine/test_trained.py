@@ -8,9 +8,9 @@ from analysis.training import seat_share, strength_table, train
 from sim import trained as T
 from sim.strategy import trained_from_file, trained_player
 from sim.errors import StrategyError
-from sim.games import get_game
+from sim.games import game_names, get_game, home
 from sim.runner import as_rules, simulate
-from strategies import parthian as S
+import games.parthian.strategies as S
 
 PARTHIAN = get_game("parthian")
 
@@ -142,18 +142,20 @@ def test_a_recipe_changes_what_it_says_for_one_player_count_only():
 
 
 def test_the_benchmark_has_a_row_for_every_shipped_policy_and_measures_it():
-    """`balance bench --trained` (cli.bench.TRAINED_CASES): every shipped policy file is a row,
+    """`balance bench --trained` (cli.bench.trained_cases): every shipped policy file is a row,
     and a row measures both rates (the speed target is a ratio of them, docs/training.md); a
     game with a shipped strong field also measures the field (issue 28: at least 1/4), and every
     row the policy with hidden units (issue 28's richer class: at least 1/4)."""
-    from cli.bench import TRAINED_CASES, measure_trained
+    from cli.bench import measure_trained, trained_cases
     from sim import field as F
-    rows = {T.shipped_path(get_game(g), r.get("n_players", 2)).name for g, r in TRAINED_CASES}
-    shipped = {p.name for p in T.SHIPPED.glob("*.json") if p.name.count(".") == 1}
+    rows = {T.shipped_path(get_game(g), r.get("n_players", 2)).name for g, r in trained_cases()}
+    policies = [home(g).policies for g in game_names()]
+    shipped = {p.name for folder in policies for p in folder.glob("*.json") if p.name.count(".") == 1}
     assert shipped == rows
     fields = {F.shipped_path(get_game(g), r.get("n_players", 2), as_rules(get_game(g), r))
-              for g, r in TRAINED_CASES}   # a field built for a variant: a row in that variant
-    assert {p.name for p in T.SHIPPED.glob("*.field.json")} == {p.name for p in fields if p}
+              for g, r in trained_cases()}   # a field built for a variant: a row in that variant
+    assert {p.name for folder in policies for p in folder.glob("*.field.json")} == \
+        {p.name for p in fields if p}
     r = measure_trained("parthian", {"n_players": 3}, 300, min_seconds=0.05)
     assert r["heuristic"] == "cautious" and r["trained_per_s"] > 0 and r["heuristic_per_s"] > 0
     assert r["strong_per_s"] > 0  # parthian-3p.field.json

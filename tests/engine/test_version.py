@@ -13,15 +13,15 @@ def test_the_version_is_the_package_version_and_a_hash_of_the_code():
 
 
 def test_editing_any_source_or_data_file_changes_the_hash(tmp_path):
-    for package in ("sim", "strategies", "analysis", "cli"):
+    for package in ("sim", "analysis", "cli", "games"):
         shutil.copytree(sim._ROOT / package, tmp_path / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
     before = sim.code_hash(tmp_path)
     assert before == sim.code_hash()
-    layout = tmp_path / "sim" / "parthian" / "layout.py"
+    layout = tmp_path / "games" / "parthian" / "layout.py"
     layout.write_text(layout.read_text() + "\n# an edit\n")
     edited = sim.code_hash(tmp_path)
-    table = next((tmp_path / "sim" / "parthian" / "data").glob("*.csv"))
+    table = next((tmp_path / "games" / "parthian" / "data").glob("*.csv"))
     table.write_text(table.read_text() + "\n")
     assert len({before, edited, sim.code_hash(tmp_path)}) == 3
 

@@ -90,9 +90,9 @@ def test_a_role_given_twice_is_refused_naming_both_lines(tmp_path):
 
 
 def test_a_card_given_twice_is_refused_naming_both_lines(tmp_path):
-    import sim.samurai
+    import games.samurai
 
-    shipped = (Path(sim.samurai.__file__).parent / "data" / "cards.csv").read_text().splitlines()
+    shipped = (Path(games.samurai.__file__).parent / "data" / "cards.csv").read_text().splitlines()
     path = tmp_path / "cards.csv"
     path.write_text("\n".join([*shipped, shipped[1]]) + "\n")   # the first card again, at the end
     name = shipped[1].split(",")[0]

@@ -205,7 +205,7 @@ def test_a_file_outside_the_game_is_refused_as_a_data_option_unread(parthian, tm
     secret.write_text("TOP-SECRET-LINE,p3,p4,p5,p6\n1,2,3,4,5\n")
     answers = []
     for path in (secret, tmp_path / "missing.csv", "/etc/passwd", "../../../../etc/passwd",
-                 "sim/parthian/data/../../../README.md"):
+                 "games/parthian/data/../../../README.md"):
         got, answer = call(parthian, "POST", "/api/view",
                            body={"options": {"legion_table": str(path)}, "players": 4})
         assert got == 200 and answer["ok"] is False and answer["field"] == "legion_table"

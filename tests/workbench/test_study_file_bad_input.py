@@ -16,7 +16,9 @@ from analysis import study_file as S
 from cli.main import main
 from sim.errors import BalanceError
 from sim.strategy import Strategy
-from sim.trained import SHIPPED
+from sim.games import home
+
+SHIPPED = home("parthian").policies
 
 HEAD = """game = "parthian"
 players = 3

@@ -20,7 +20,7 @@ def test_grid_rows_match_single_batches_on_the_same_seed():
 
 
 def test_a_rule_with_no_effect_gives_identical_points():
-    """OP-2 (merit ties) cannot matter with 3-6 players (docs/parthian_shot.md): with common
+    """OP-2 (merit ties) cannot matter with 3-6 players (games/parthian/RULES.md): with common
     random numbers both points are the very same games."""
     table = sweep("parthian", {"merit_ties": ["third", "any"]}, {"n_players": 5}, n_games=3000)
     metrics = [m for m in M.metric_names("parthian", 5)]

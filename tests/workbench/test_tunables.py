@@ -2,8 +2,8 @@
 import pytest
 
 from sim.errors import RulesError
-from sim.parthian.rules import ParthianRules, legion_table, legion_table_csv
-from sim.sunzi.rules import SunziRules
+from games.parthian.rules import ParthianRules, legion_table, legion_table_csv
+from games.sunzi.rules import SunziRules
 
 
 def test_parthian_declares_legions_per_player_count_and_scalars():

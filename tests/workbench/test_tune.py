@@ -4,7 +4,7 @@ import pytest
 from analysis.workbench import tune
 from analysis.workbench import metrics as M
 from sim.errors import BalanceError
-from sim.parthian.rules import legion_table
+from games.parthian.rules import legion_table
 from sim.runner import simulate
 
 
@@ -68,7 +68,7 @@ def test_shipped_tuned_legion_set_is_near_half_on_a_third_seed(tmp_path):
     """The shipped tuned set (OP-1 legion table, PS-15 victory) re-verified on a seed neither the
     search (0) nor its verification (1) used: each 95% interval reaches the 48-52% band."""
     from analysis.markdown import Doc
-    from analysis.studies.parthian import TUNED_TABLE
+    from games.parthian.study import TUNED_TABLE
     from analysis.workbench import tuned_section
 
     doc = Doc(tmp_path)

@@ -1,0 +1,1 @@
+"""samurai's tests: a package, as a scaffolded game's (their helpers are imported relatively)."""

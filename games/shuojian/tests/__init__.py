@@ -1,0 +1,1 @@
+"""shuojian's tests: a package, as a scaffolded game's (their helpers are imported relatively)."""
