@@ -49,8 +49,7 @@ class StrongFit:
         name = Path(self.field).name
         if self.own:
             return f"Strong play: the field fitted to this variant ({name})."
-        built = ", ".join(f"{k}={_typed(v)}" for k, v in self.fitted_to.items()) or \
-            "the default rules"
+        built = self.fitted_text()
         changed = ", ".join(f"{k}={_typed(here)}" for k, (_, here) in self.differs.items())
         head = (f"Strong play: the field fitted to {built} ({name}), not to this variant "
                 f"({changed})")
@@ -62,6 +61,11 @@ class StrongFit:
         return (f"{head}. Its transfer, measured here: a best response searched in this variant "
                 f"({t['oracle']}) wins {t['share']:.1%} ({t['low']:.1%} to {t['high']:.1%}) of "
                 f"{t['decided']:,} fresh decided games against it; {fit}.")
+
+    def fitted_text(self) -> str:
+        """The rules the field was fitted to: its options that differ from the defaults."""
+        return ", ".join(f"{k}={_typed(v)}" for k, v in self.fitted_to.items()) or \
+            "the default rules"
 
     def options(self) -> str:
         """The variant as the command line gives it (``--players N``, ``-o KEY=VALUE``)."""

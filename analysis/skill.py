@@ -347,16 +347,20 @@ def strongest_verdict(table: pd.DataFrame, metric: str = "first_seat_advantage",
 
 def field_figure(game, rules=None) -> str:
     """The strong field's exploitability as one figure, for a verdict (the re-checks stay in the
-    skill section): what the best response found takes against it, or its measured transfer
-    where the field was fitted to another variant."""
+    skill section): what the best response found takes against it, or, where the field was
+    fitted to another variant, which rules and its measured transfer here."""
     import json
+
+    from .fitted import strong_fit
 
     spec = get_game(game)
     rules = as_rules(spec, rules)
-    fit = transfer_text(game, rules)
-    if fit:
-        return "strong play is the field of another variant" + (
-            "" if "transfer" not in fit else " (its transfer is in the skill section)")
+    fit = strong_fit(game, rules)
+    if fit is not None and not fit.own:
+        t = fit.transfer
+        return (f"the field was fitted to {fit.fitted_text()}, not to this variant; "
+                + (f"a best response searched here wins {t['share']:.1%}" if t else
+                   "its transfer here is not measured"))
     path = fields.shipped_path(spec, rules.n_seats, rules)
     measured = {} if path is None else json.loads(path.read_text()).get("exploitability") or {}
     share = measured.get("best_response_share")

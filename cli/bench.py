@@ -121,10 +121,10 @@ def trained_cases() -> list[tuple[str, dict]]:
     for game in game_names():
         spec = get_game(game)
         count = spec.rules_class.player_option()
-        at = lambda n: {} if n is None or count is None else {count: n}   # noqa: E731
-        rows += [(game, at(n)) for n in T.shipped_policies(spec)]
-        rows += [(game, {**F.variant_of(spec, path), **at(n)})
-                 for n, _, path in F.shipped_variants(spec)]
+        policies = [(n, {}) for n in T.shipped_policies(spec)]
+        variants = [(n, F.variant_of(spec, path)) for n, _, path in F.shipped_variants(spec)]
+        rows += [(game, {**options, **({count: n} if n is not None and count else {})})
+                 for n, options in policies + variants]
     return rows
 
 

@@ -13,12 +13,10 @@ from analysis.field import (build_field, mixture_player, nash_zero_sum, over_all
 from sim import field as F
 from sim.core import mixture
 from sim.errors import RunError, StrategyError
-from sim.games import get_game
+from sim.games import get_game, home
 from sim.rng import master_key
 from sim.runner import as_rules, simulate
 from sim.strategy import lookup
-
-from sim.games import home
 
 SHIPPED = home("parthian").policies   # the built-in game's policies folder
 

@@ -18,11 +18,9 @@ from sim import field as F
 from sim import trained as T
 from sim.checkpoint import RunDir
 from sim.errors import RulesError, RunError, StrategyError
-from sim.games import game_names, get_game
+from sim.games import game_names, get_game, home
 from sim.runner import as_rules, simulate
 from sim.strategy import Strategy, lookup, load_strategy
-
-from sim.games import home
 
 SHIPPED = home("parthian").policies   # the built-in game's policies folder
 
